@@ -1,0 +1,32 @@
+// Two projects: `unit` (pure domain and in-process tests beside the code) and `e2e` (a booted app
+// against PostgreSQL/Redis or the embedded defaults). NestJS 12 and a few of its dependencies are
+// ESM-only, and Jest 30 on Node 20 cannot load ESM from node_modules, so they are transpiled by swc.
+const esmPackages = [
+  '@nestjs', '@as-integrations', '@graphql-tools', '@whatwg-node', 'graphql-ws', '@electric-sql',
+  'file-type', 'strtok3', 'token-types', '@tokenizer', 'uint8array-extras', '@borewit', 'load-esm',
+  'lru-cache', '@standard-schema', 'uid', 'es-toolkit', 'chokidar', 'readdirp', 'tinyglobby', 'fdir',
+  'pglite-prisma-adapter', 'ruru', 'graphile-config', 'ruru-types', 'cookie', 'fast-check', 'pure-rand',
+];
+const swc = ['@swc/jest', {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true, dynamicImport: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+    target: 'es2022', keepClassNames: true,
+  },
+  module: { type: 'commonjs', ignoreDynamic: false },
+}];
+const common = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j|mj|cj)sx?$': swc },
+  transformIgnorePatterns: [`node_modules/(?!(${esmPackages.join('|')}))`],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+};
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', roots: ['<rootDir>/src'], testMatch: ['**/*.spec.ts'] },
+    { ...common, displayName: 'e2e', roots: ['<rootDir>/test'], testMatch: ['**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts', globalTeardown: '<rootDir>/test/support/global-teardown.ts' },
+  ],
+  collectCoverageFrom: ['src/domain/**/*.ts', '!src/domain/**/*.spec.ts', '!src/domain/**/testing/**'],
+  coverageReporters: ['text-summary', 'text', 'json-summary'],
+};
