@@ -1,0 +1,42 @@
+import type { FieldError } from '../../domain/types';
+
+/**
+ * The failure kinds of the application layer. Services throw AppError with one of these; exactly one
+ * mapper per transport turns a kind into an HTTP status (problem+json) or a GraphQL extensions.code.
+ * Services never throw HTTP exceptions.
+ */
+export const ERROR_KINDS = {
+  BadRequest: { status: 400, code: 'BAD_REQUEST' },
+  Unauthenticated: { status: 401, code: 'UNAUTHENTICATED' },
+  Forbidden: { status: 403, code: 'FORBIDDEN' },
+  NotFound: { status: 404, code: 'NOT_FOUND' },
+  Conflict: { status: 409, code: 'CONFLICT' },
+  PayloadTooLarge: { status: 413, code: 'PAYLOAD_TOO_LARGE' },
+  Invalid: { status: 422, code: 'UNPROCESSABLE_ENTITY' },
+  RateLimited: { status: 429, code: 'RATE_LIMITED' },
+  Unavailable: { status: 503, code: 'SERVICE_UNAVAILABLE' },
+  Internal: { status: 500, code: 'INTERNAL_SERVER_ERROR' },
+} as const;
+
+export type ErrorKind = keyof typeof ERROR_KINDS;
+
+export class AppError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    readonly fieldErrors: FieldError[] = [],
+    /** Extra machine-readable detail (e.g. the reasons of an infeasible binding). */
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  static notFound(kind: string, name: string): AppError {
+    return new AppError('NotFound', `${kind} "${name}" not found`);
+  }
+
+  static invalid(kind: string, name: string, errors: FieldError[], detail: string): AppError {
+    return new AppError('Invalid', detail, errors, { object: { kind, name } });
+  }
+}

@@ -1,0 +1,29 @@
+import { loadConfig, ConfigError } from './config.schema';
+
+const key = 'a'.repeat(64);
+const cases = [
+  { description: 'defaults on an empty environment', env: {}, check: (c: ReturnType<typeof loadConfig>) => c.PORT === 3000 && c.HOST === '0.0.0.0' && c.DATA_DIR === './.data' && c.COMPARISON_OPERATORS && c.DATABASE_URL === undefined },
+  { description: 'COMPARISON_OPERATORS=false turns the gate off (SEMANTICS A.1)', env: { COMPARISON_OPERATORS: 'false' }, check: (c: ReturnType<typeof loadConfig>) => c.COMPARISON_OPERATORS === false },
+  { description: 'API_KEYS entries are parsed', env: { API_KEYS: `ops:operator:${key}, root:admin:${key}` }, check: (c: ReturnType<typeof loadConfig>) => c.API_KEYS.length === 2 },
+  { description: 'an empty DATABASE_URL means embedded', env: { DATABASE_URL: '' }, check: (c: ReturnType<typeof loadConfig>) => c.DATABASE_URL === undefined },
+];
+
+const bad = [
+  { description: 'PORT not a number', env: { PORT: 'eighty' }, names: 'PORT' },
+  { description: 'PORT out of range', env: { PORT: '70000' }, names: 'PORT' },
+  { description: 'DATABASE_URL with a wrong scheme', env: { DATABASE_URL: 'mysql://x' }, names: 'DATABASE_URL' },
+  { description: 'REDIS_URL with a wrong scheme', env: { REDIS_URL: 'http://x' }, names: 'REDIS_URL' },
+  { description: 'a malformed API key entry', env: { API_KEYS: 'ops:root:abc' }, names: 'API_KEYS' },
+  { description: 'a boolean that is not one', env: { COMPARISON_OPERATORS: 'maybe' }, names: 'COMPARISON_OPERATORS' },
+  { description: 'production without keys', env: { NODE_ENV: 'production' }, names: 'API_KEYS' },
+];
+
+describe('loadConfig', () => {
+  it.each(cases)('$description', ({ env, check }) => {
+    expect(check(loadConfig(env))).toBe(true);
+  });
+  it.each(bad)('rejects $description, naming the variable', ({ env, names }) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`${names}:`));
+  });
+});

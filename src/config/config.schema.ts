@@ -1,0 +1,90 @@
+import { z } from 'zod';
+
+/**
+ * Every setting taintwise reads, in one schema (API.md "Settings every deployment relies on").
+ * A bad value stops the service at start with a message naming the variable.
+ */
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+    .default(fallback ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const int = (fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number({ message: 'must be a number' }).int('must be an integer').min(min).max(max).default(fallback);
+
+const optionalUrl = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v))
+    .refine((v) => v === undefined || protocols.some((p) => v.startsWith(p)), {
+      message: `must start with ${protocols.join(' or ')}`,
+    });
+
+const API_KEY_ENTRY = /^[A-Za-z0-9_.@-]{1,64}:(viewer|operator|admin):[0-9a-f]{64}$/;
+
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: int(3000, 0, 65535),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: optionalUrl(['postgres://', 'postgresql://']),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  REDIS_URL: optionalUrl(['redis://', 'rediss://']),
+  /** Prefix of every Redis key and queue, so several deployments (or test runs) can share a server. */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, - and _ only').default('taintwise'),
+  /** `name:role:sha256hex`, comma-separated; absent = open (refused in production). */
+  API_KEYS: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean))
+    .refine((entries) => entries.every((e) => API_KEY_ENTRY.test(e)), {
+      message: 'each entry must be name:role:sha256hex with role viewer, operator or admin',
+    }),
+  /** SEMANTICS A.1: the TaintTolerationComparisonOperators gate. */
+  COMPARISON_OPERATORS: bool(true),
+  /** SEMANTICS A.2: upstream's redacted wording `node(s) had untolerated taint(s)` for every caller. */
+  REDACT_TAINTS: bool(false),
+  /** Roles below this one get redacted explanations (A.2: "or a caller's role"). */
+  REDACT_TAINTS_BELOW_ROLE: z.enum(['viewer', 'operator', 'admin']).default('viewer'),
+  // SEMANTICS A.6 admission defaults, each switchable.
+  ADMISSION_DEFAULT_TOLERATION_SECONDS: bool(true),
+  DEFAULT_NOT_READY_TOLERATION_SECONDS: int(300, 0),
+  DEFAULT_UNREACHABLE_TOLERATION_SECONDS: int(300, 0),
+  ADMISSION_DAEMONSET_TOLERATIONS: bool(true),
+  ADMISSION_MEMORY_PRESSURE_TOLERATION: bool(true),
+  ADMISSION_EXTENDED_RESOURCE_TOLERATION: bool(true),
+  // Limits.
+  BODY_LIMIT_BYTES: int(32 * 1024 * 1024, 1024),
+  RATE_LIMIT_PER_MINUTE: int(6000, 0),
+  GRAPHQL_MAX_DEPTH: int(10, 2, 50),
+  GRAPHQL_MAX_COMPLEXITY: int(5000, 10),
+  DB_STATEMENT_TIMEOUT_MS: int(15000, 100),
+  CORS_ORIGINS: z.string().default(''),
+  // Evictions.
+  RECONCILE_INTERVAL_SECONDS: int(30, 1),
+  EVICTION_WORKER_CONCURRENCY: int(32, 1, 1000),
+  SHUTDOWN_TIMEOUT_MS: int(10000, 0),
+});
+
+export type AppConfig = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parse the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data;
+  if (config.NODE_ENV === 'production' && config.API_KEYS.length === 0) {
+    throw new ConfigError('Invalid configuration:\n  API_KEYS: required when NODE_ENV=production (the service refuses to run open)');
+  }
+  return config;
+}
+
+export const APP_CONFIG = Symbol('APP_CONFIG');

@@ -1,0 +1,59 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import { GraphQLError, type ASTNode, type FragmentDefinitionNode, Kind, type ValidationContext, type ValidationRule } from 'graphql';
+import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
+
+/** Rejects a query nested deeper than `maxDepth` fields (introspection included; its deepest is ~13, so the check skips `__schema`). */
+export function depthLimit(maxDepth: number): ValidationRule {
+  return (context: ValidationContext) => {
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+    const depthOf = (node: ASTNode, depth: number, seen: Set<string>): number => {
+      if (!('selectionSet' in node) || !node.selectionSet) return depth;
+      let max = depth;
+      for (const s of node.selectionSet.selections) {
+        if (s.kind === Kind.FIELD) {
+          if (s.name.value.startsWith('__')) continue;
+          max = Math.max(max, depthOf(s, depth + 1, seen));
+        } else if (s.kind === Kind.INLINE_FRAGMENT) {
+          max = Math.max(max, depthOf(s, depth, seen));
+        } else if (s.kind === Kind.FRAGMENT_SPREAD && !seen.has(s.name.value)) {
+          const f = fragments.get(s.name.value);
+          if (f) max = Math.max(max, depthOf(f, depth, new Set([...seen, s.name.value])));
+        }
+      }
+      return max;
+    };
+    return {
+      OperationDefinition(node) {
+        const depth = depthOf(node, 0, new Set());
+        if (depth > maxDepth) {
+          context.reportError(new GraphQLError(`query depth ${depth} exceeds the limit of ${maxDepth}`, { nodes: [node], extensions: { code: 'QUERY_TOO_DEEP' } }));
+        }
+      },
+    };
+  };
+}
+
+/** Rejects a query whose estimated cost exceeds `maxComplexity` (lists count their `first`/`limit`). */
+export function complexityLimit(maxComplexity: number): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ request, document, schema }) {
+          const complexity = getComplexity({
+            schema,
+            operationName: request.operationName ?? undefined,
+            query: document,
+            variables: request.variables ?? {},
+            estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
+          });
+          if (complexity > maxComplexity) {
+            throw new GraphQLError(`query complexity ${complexity} exceeds the limit of ${maxComplexity}`, {
+              extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400 } },
+            });
+          }
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The process's Prometheus registry and the metrics the issues ask for. A fresh registry per app
+ * instance (not prom-client's global), so several apps in one test process do not collide.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+
+  readonly httpDuration = new Histogram({
+    name: 'taintwise_http_request_duration_seconds',
+    help: 'HTTP request duration by route and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+
+  readonly evictions = new Counter({
+    name: 'taintwise_evictions_total',
+    help: 'Evictions by outcome (Executed, Cancelled, Failed, Scheduled)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly pendingEvictions = new Gauge({
+    name: 'taintwise_pending_evictions',
+    help: 'Scheduled evictions not yet executed or cancelled',
+    registers: [this.registry],
+  });
+
+  readonly evictionLag = new Histogram({
+    name: 'taintwise_eviction_lag_seconds',
+    help: 'Actual eviction time minus evictAt',
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'taintwise_' });
+  }
+}
