@@ -1,0 +1,78 @@
+import type { Taint, Toleration } from '../types';
+import { DEFAULT_MATCH_OPTIONS, toleratesTaint, type MatchOptions } from '../tolerations/tolerates-taint';
+
+/** What the NoExecute rule says about a bound pod at a given instant (SEMANTICS A.3). */
+export type EvictionDecision =
+  | { action: 'None' }
+  /** A NoExecute taint no toleration tolerates: the pod goes at once. */
+  | { action: 'EvictNow'; reason: 'untolerated'; taint: Taint }
+  /** Every NoExecute taint is tolerated, but the earliest deadline has already passed. */
+  | { action: 'EvictNow'; reason: 'expired'; evictAt: Date; taint: Taint; tolerationIndex: number }
+  | { action: 'EvictAfter'; evictAt: Date; afterSeconds: number; taint: Taint; tolerationIndex: number };
+
+/** What of a bound pod the eviction rule reads. */
+export interface BoundPodTolerations {
+  tolerations: readonly Toleration[];
+  /** When the pod was bound to its node; a clock never starts before it (A.3). */
+  boundAt: Date;
+}
+
+/**
+ * taintwise's durable eviction rule, SEMANTICS A.3 (deliberately not upstream's observation-time
+ * timer, B.5): only NoExecute taints count; an untolerated one evicts now. Otherwise each NoExecute
+ * taint T is tolerated by the FIRST toleration in pod order that tolerates it (as
+ * `GetMatchingTolerations`, B.1.6), whose deadline is
+ * `max(T.timeAdded, boundAt) + max(0, tolerationSeconds)`, or never without seconds. The pod goes at
+ * the earliest deadline (ties: the first taint in node order); a deadline at or before `now` evicts now.
+ * A taint without `timeAdded` counts from `boundAt`.
+ *
+ * Because it reads only stored state, a restart never resets a clock and a changed
+ * `tolerationSeconds` re-times it; with fresh taints (timeAdded = boundAt = now) it equals upstream's
+ * `minTolerationTime` answer — in particular any used toleration with seconds ≤ 0 means now (B.8.12).
+ * @example decideEviction({ tolerations: [], boundAt }, [{ key: 'k', effect: 'NoExecute' }], now)
+ *   // { action: 'EvictNow', reason: 'untolerated', taint: { key: 'k', effect: 'NoExecute' } }
+ */
+export function decideEviction(
+  pod: BoundPodTolerations,
+  taints: readonly Taint[],
+  now: Date,
+  options: MatchOptions = DEFAULT_MATCH_OPTIONS,
+): EvictionDecision {
+  const boundAtMs = pod.boundAt.getTime();
+  let earliest: { at: number; taint: Taint; tolerationIndex: number } | undefined;
+  for (const taint of taints) {
+    if (taint.effect !== 'NoExecute') continue;
+    const tolerationIndex = pod.tolerations.findIndex((toleration) => toleratesTaint(toleration, taint, options));
+    if (tolerationIndex < 0) return { action: 'EvictNow', reason: 'untolerated', taint };
+    const seconds = pod.tolerations[tolerationIndex].tolerationSeconds;
+    if (seconds === undefined || seconds === null) continue;
+    const startMs = Math.max(taint.timeAdded?.getTime() ?? -Infinity, boundAtMs);
+    const at = startMs + Math.max(0, seconds) * 1000;
+    if (!earliest || at < earliest.at) earliest = { at, taint, tolerationIndex };
+  }
+  if (!earliest) return { action: 'None' };
+  const evictAt = new Date(earliest.at);
+  const { taint, tolerationIndex } = earliest;
+  const remainingMs = earliest.at - now.getTime();
+  if (remainingMs <= 0) return { action: 'EvictNow', reason: 'expired', evictAt, taint, tolerationIndex };
+  return { action: 'EvictAfter', evictAt, afterSeconds: Math.ceil(remainingMs / 1000), taint, tolerationIndex };
+}
+
+/**
+ * Upstream's `getMinTolerationTime` (pkg/controller/tainteviction/taint_eviction.go, SEMANTICS B.5),
+ * in seconds, over the tolerations `GetMatchingTolerations` used: an empty list → 0 (evict now); any
+ * toleration with seconds ≤ 0 → 0; otherwise the smallest positive seconds; none with seconds → -1
+ * (tolerate forever). Kept for documentation and comparison: taintwise decides with
+ * {@link decideEviction}, which equals this when taints and binding are fresh.
+ * @example minTolerationTime([{ tolerationSeconds: 60 }, {}]) === 60; minTolerationTime([{}]) === -1
+ */
+export function minTolerationTime(usedTolerations: readonly Toleration[]): number {
+  if (usedTolerations.length === 0) return 0;
+  let min = Infinity;
+  for (const { tolerationSeconds } of usedTolerations) {
+    if (tolerationSeconds === undefined || tolerationSeconds === null) continue;
+    if (tolerationSeconds <= 0) return 0;
+    min = Math.min(min, tolerationSeconds);
+  }
+  return min === Infinity ? -1 : min;
+}
