@@ -1,0 +1,85 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Logger as PinoLogger } from 'pino';
+import { AppModule } from './app.module';
+import { createRootLogger, JsonLogger } from './common/logging/json-logger';
+import { ProblemJsonFilter, sendProblem } from './common/http/problem-json.filter';
+import { installSecurity } from './common/http/security';
+import type { AppConfig } from './config/config.schema';
+import { registerExplorer } from './graphql/explorer';
+import { registerOpenApi } from './openapi/openapi';
+import { Metrics } from './ops/metrics';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the whole application (not listening yet): used by main.ts, the e2e tests and the bench. */
+export async function createApp(config: AppConfig, options: { logger?: PinoLogger } = {}): Promise<NestFastifyApplication> {
+  const logger = options.logger ?? createRootLogger(config.LOG_LEVEL);
+  const adapter = new FastifyAdapter({
+    loggerInstance: logger,
+    disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    requestIdHeader: 'x-request-id',
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
+    logger: new JsonLogger(logger),
+    bufferLogs: false,
+    abortOnError: false,
+  });
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  installBodyParsers(fastify);
+  installRequestHooks(fastify, app.get(Metrics));
+  const httpLogger = new Logger('http');
+  fastify.setErrorHandler((error, request, reply) => sendProblem(request, reply, error, httpLogger));
+  await installSecurity(app, fastify, config);
+  registerExplorer(fastify);
+  app.useGlobalFilters(new ProblemJsonFilter());
+  registerOpenApi(app);
+  return app;
+}
+
+/**
+ * JSON bodies go through Fastify's prototype-poisoning-safe parser, except POST /v1/import, which
+ * takes the raw text: a `kubectl cluster-info dump` stream is several JSON documents in a row and is
+ * not one JSON value. YAML bodies are passed on as text for the importer.
+ */
+function installBodyParsers(fastify: FastifyInstance): void {
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done) => {
+    if (isRawRoute(request)) return done(null, body);
+    if (String(body).trim() === '') return done(null, undefined);
+    parseJson(request, body, done);
+  });
+  fastify.addContentTypeParser(['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml', 'text/plain'], { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done) => {
+    if (isRawRoute(request)) return done(null, body);
+    done(Object.assign(new Error('YAML bodies are accepted only by POST /v1/import'), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }), undefined);
+  });
+}
+
+function isRawRoute(request: FastifyRequest): boolean {
+  return request.url.split('?')[0].replace(/\/$/, '') === '/v1/import';
+}
+
+/** Request id echoed back, and the request-duration histogram by route template and status. */
+function installRequestHooks(fastify: FastifyInstance, metrics: Metrics): void {
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    void reply.header('x-request-id', String(request.id));
+    return payload;
+  });
+  fastify.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions?.url ?? 'unmatched';
+    metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  });
+}

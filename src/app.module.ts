@@ -1,0 +1,38 @@
+import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { GraphQLModule } from '@nestjs/graphql';
+import { AuthGuard } from './common/auth/auth.guard';
+import type { AppConfig } from './config/config.schema';
+import { CoreModule } from './core/core.module';
+import { formatGraphQLError } from './graphql/format-error';
+import { complexityLimit, depthLimit } from './graphql/query-limits';
+import { OpsModule } from './ops/ops.module';
+import { SystemResolver } from './graphql/system.resolver';
+
+/** The composition root: global infrastructure (core), transports, and one module per use-case area. */
+@Module({})
+export class AppModule {
+  static register(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        CoreModule.register(config),
+        OpsModule,
+        GraphQLModule.forRoot<ApolloDriverConfig>({
+          driver: ApolloDriver,
+          path: '/graphql',
+          autoSchemaFile: true,
+          sortSchema: true,
+          graphiql: false,
+          introspection: true,
+          validationRules: [depthLimit(config.GRAPHQL_MAX_DEPTH)],
+          plugins: [complexityLimit(config.GRAPHQL_MAX_COMPLEXITY)],
+          formatError: formatGraphQLError,
+          subscriptions: { 'graphql-ws': { path: '/graphql' } },
+        }),
+      ],
+      providers: [{ provide: APP_GUARD, useClass: AuthGuard }, SystemResolver],
+    };
+  }
+}

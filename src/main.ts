@@ -1,0 +1,50 @@
+import { createApp } from './app.factory';
+import { createRootLogger } from './common/logging/json-logger';
+import { ConfigError, loadConfig } from './config/config.schema';
+
+/**
+ * Starts taintwise. SIGTERM/SIGINT: stop accepting, finish in-flight requests, close the database
+ * and Redis (Nest shutdown hooks), then exit; a second signal or the timeout forces the exit.
+ */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw e;
+  }
+  const logger = createRootLogger(config.LOG_LEVEL);
+  const started = performance.now();
+  const app = await createApp(config, { logger });
+  await app.listen({ port: config.PORT, host: config.HOST });
+  logger.info({ port: config.PORT, host: config.HOST, startupMs: Math.round(performance.now() - started) }, 'taintwise listening');
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.info({ signal }, 'shutting down: draining in-flight requests');
+    setTimeout(() => {
+      logger.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS).unref();
+    app.close().then(
+      () => process.exit(0),
+      (e: unknown) => {
+        logger.error({ err: e }, 'error during shutdown');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+}
+
+void main().catch((e: unknown) => {
+  process.stderr.write(`taintwise failed to start: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+  process.exit(1);
+});
