@@ -19,6 +19,7 @@ describe('taint identity (SEMANTICS B.1.3)', () => {
     { description: 'B.1.3 different effect is a different taint', a: { key: 'k', effect: 'NoSchedule' }, b: { key: 'k', effect: 'NoExecute' }, expected: false },
     { description: 'B.1.3 different key is a different taint', a: { key: 'k', effect: 'NoSchedule' }, b: { key: 'j', effect: 'NoSchedule' }, expected: false },
     { description: 'B.1.3 absent effect equals empty effect', a: { key: 'k' }, b: { key: 'k', effect: '' }, expected: true },
+    { description: 'B.1.3 empty effect differs from a real one', a: { key: 'k', effect: 'NoSchedule' }, b: { key: 'k' }, expected: false },
   ];
   it.each(cases)('$description', ({ a, b, expected }) => {
     expect(matchTaint(a, b)).toBe(expected);

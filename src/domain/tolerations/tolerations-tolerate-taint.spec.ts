@@ -18,6 +18,10 @@ describe('tolerationsTolerateTaint (SEMANTICS B.1.4)', () => {
     expect(tolerationsTolerateTaint(tolerations, t, { comparisonOperators: gate ?? true })).toBe(expected);
   });
 
+  it('B.1.4 options default to comparison operators on (A.1)', () => {
+    expect(tolerationsTolerateTaint([{ key: 'sla', operator: 'Gt', value: '1' }], { key: 'sla', value: '5', effect: 'NoSchedule' })).toBe(true);
+  });
+
   it('B.8.5 property: an empty-key Exists toleration tolerates every taint', () => {
     fc.assert(
       fc.property(

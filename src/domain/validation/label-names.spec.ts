@@ -1,0 +1,73 @@
+import { isDns1123Subdomain, isQualifiedName, isValidLabelValue, regexError, validateLabelName } from './label-names';
+
+// Upstream texts, written out (not computed) so a drift in the implementation shows.
+const NAME_REGEX =
+  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+const PREFIX_REGEX =
+  "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const LABEL_VALUE_REGEX =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+const TOO_MANY_SLASHES =
+  "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')";
+
+const qualifiedNameCases: Array<{ description: string; value: string; expected: string[] }> = [
+  { description: 'B.2.1 simple key is valid', value: 'dedicated', expected: [] },
+  { description: 'B.2.1 prefixed key is valid', value: 'node.kubernetes.io/not-ready', expected: [] },
+  { description: 'B.2.1 upper case, dots, underscores in the name part', value: 'example.com/My_Name.v1', expected: [] },
+  { description: 'B.2.1 single character name', value: 'a', expected: [] },
+  { description: 'B.2.1 empty name: non-empty + regex', value: '', expected: ['name part must be non-empty', NAME_REGEX] },
+  { description: 'B.2.1 name ends with a dash', value: 'abc-', expected: [NAME_REGEX] },
+  { description: 'B.2.1 name with a space', value: 'a b', expected: [NAME_REGEX] },
+  { description: 'B.2.1 name of 63 characters is valid', value: 'a'.repeat(63), expected: [] },
+  { description: 'B.2.1 name of 64 characters is too long', value: 'a'.repeat(64), expected: ['name part must be no more than 63 characters'] },
+  { description: 'B.2.1 empty prefix', value: '/name', expected: ['prefix part must be non-empty'] },
+  { description: 'B.2.1 upper-case prefix is not a DNS-1123 subdomain', value: 'Example.com/name', expected: [PREFIX_REGEX] },
+  { description: 'B.2.1 prefix with an underscore', value: 'ex_ample.com/name', expected: [PREFIX_REGEX] },
+  { description: 'B.2.1 prefix of 253 characters is valid', value: `${'a'.repeat(253)}/name`, expected: [] },
+  { description: 'B.2.1 prefix of 254 characters is too long', value: `${'a'.repeat(254)}/name`, expected: ['prefix part must be no more than 253 characters'] },
+  { description: 'B.2.1 empty name after a prefix', value: 'example.com/', expected: ['name part must be non-empty', NAME_REGEX] },
+  { description: 'B.2.1 prefix and name both bad', value: 'A/-', expected: [PREFIX_REGEX, NAME_REGEX] },
+  { description: 'B.2.1 two slashes: one error about the whole value', value: 'a/b/c', expected: [TOO_MANY_SLASHES] },
+  { description: 'B.3.2 key containing "=" is not a qualified name', value: 'foo=bar', expected: [NAME_REGEX] },
+  { description: 'B.2.1 length counts bytes: 32 two-byte characters exceed 63', value: 'é'.repeat(32), expected: ['name part must be no more than 63 characters', NAME_REGEX] },
+];
+
+describe('isQualifiedName (apimachinery IsQualifiedName, SEMANTICS B.2.1)', () => {
+  it.each(qualifiedNameCases)('$description', ({ value, expected }) => {
+    expect(isQualifiedName(value)).toEqual(expected);
+  });
+});
+
+const labelValueCases: Array<{ description: string; value: string; expected: string[] }> = [
+  { description: 'B.2.1 empty label value is valid', value: '', expected: [] },
+  { description: 'B.2.1 ordinary value', value: 'gpu', expected: [] },
+  { description: 'B.2.2 numeric-looking values are just label values', value: '0100', expected: [] },
+  { description: 'B.2.2 95.5 is a fine label value', value: '95.5', expected: [] },
+  { description: 'B.2.1 63 characters is valid', value: 'v'.repeat(63), expected: [] },
+  { description: 'B.2.1 64 characters is too long', value: 'v'.repeat(64), expected: ['must be no more than 63 characters'] },
+  { description: 'B.2.1 64 characters ending badly: both errors', value: `${'v'.repeat(63)}-`, expected: ['must be no more than 63 characters', LABEL_VALUE_REGEX] },
+  { description: 'B.2.1 slash is not allowed in a value', value: 'a/b', expected: [LABEL_VALUE_REGEX] },
+  { description: 'B.2.1 leading dash', value: '-a', expected: [LABEL_VALUE_REGEX] },
+  { description: 'B.2.1 +5 is not a label value', value: '+5', expected: [LABEL_VALUE_REGEX] },
+];
+
+describe('isValidLabelValue (apimachinery IsValidLabelValue)', () => {
+  it.each(labelValueCases)('$description', ({ value, expected }) => {
+    expect(isValidLabelValue(value)).toEqual(expected);
+  });
+});
+
+describe('label-name helpers', () => {
+  it('B.2.1 IsDNS1123Subdomain accepts example.com', () => {
+    expect(isDns1123Subdomain('example.com')).toEqual([]);
+  });
+  it('B.2.1 RegexError without examples', () => {
+    expect(regexError('must be x', 'x+')).toBe("must be x (regex used for validation is 'x+')");
+  });
+  it('B.2.1 ValidateLabelName gives one Invalid value per message', () => {
+    expect(validateLabelName('', 'tolerations[0].key')).toEqual([
+      { field: 'tolerations[0].key', type: 'Invalid value', message: 'Invalid value: "": name part must be non-empty' },
+      { field: 'tolerations[0].key', type: 'Invalid value', message: `Invalid value: "": ${NAME_REGEX}` },
+    ]);
+  });
+});

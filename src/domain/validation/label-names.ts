@@ -1,0 +1,102 @@
+import type { FieldError } from '../types';
+import { invalid } from './field-errors';
+
+/**
+ * Label keys and values as k8s.io/apimachinery/pkg/util/validation/validation.go checks them
+ * (`IsQualifiedName`, `IsValidLabelValue`, `IsDNS1123Subdomain`), with the exact message texts, since
+ * they reach users through validation errors (B.2.1, B.2.2) and kubectl's `invalid taint spec: ...` (B.3.2).
+ * Lengths are counted in bytes (Go's `len`), as upstream does, though the message says "characters".
+ */
+
+const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
+const QUALIFIED_NAME_ERR = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const QUALIFIED_NAME_MAX = 63;
+const QUALIFIED_NAME_RE = new RegExp(`^${QUALIFIED_NAME_FMT}$`);
+
+const LABEL_VALUE_FMT = `(${QUALIFIED_NAME_FMT})?`;
+const LABEL_VALUE_ERR =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const LABEL_VALUE_MAX = 63;
+const LABEL_VALUE_RE = new RegExp(`^${LABEL_VALUE_FMT}$`);
+
+const DNS1123_LABEL_FMT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+const DNS1123_SUBDOMAIN_FMT = `${DNS1123_LABEL_FMT}(\\.${DNS1123_LABEL_FMT})*`;
+const DNS1123_SUBDOMAIN_ERR =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const DNS1123_SUBDOMAIN_MAX = 253;
+const DNS1123_SUBDOMAIN_RE = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
+
+const utf8 = new TextEncoder();
+const byteLength = (value: string): number => utf8.encode(value).length;
+
+/** `EmptyError()` */
+export const EMPTY_ERROR = 'must be non-empty';
+
+/** `MaxLenError(n)` */
+export function maxLenError(length: number): string {
+  return `must be no more than ${length} characters`;
+}
+
+/**
+ * `RegexError(msg, fmt, examples...)`. The doubled space in `'MyName',  or 'my.name'` is upstream's:
+ * each example is followed by `", "` and the next one is preceded by `" or "`.
+ */
+export function regexError(message: string, format: string, ...examples: string[]): string {
+  if (examples.length === 0) return `${message} (regex used for validation is '${format}')`;
+  const listed = examples.map((example) => `'${example}', `).join(' or ');
+  return `${message} (e.g. ${listed}regex used for validation is '${format}')`;
+}
+
+/** `IsDNS1123Subdomain`: at most 253 bytes, lowercase RFC 1123 labels separated by dots. */
+export function isDns1123Subdomain(value: string): string[] {
+  const errors: string[] = [];
+  if (byteLength(value) > DNS1123_SUBDOMAIN_MAX) errors.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
+  if (!DNS1123_SUBDOMAIN_RE.test(value)) errors.push(regexError(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, 'example.com'));
+  return errors;
+}
+
+/**
+ * `IsQualifiedName`: an optional DNS-1123 subdomain prefix and `/`, then a name of at most 63 bytes.
+ * Empty list = valid. More than one `/` is a single error about the whole value.
+ * @example isQualifiedName('example.com/my-key') => []; isQualifiedName('') => ['name part must be non-empty', 'name part must consist of ...']
+ */
+export function isQualifiedName(value: string): string[] {
+  const errors: string[] = [];
+  const parts = value.split('/');
+  let name: string;
+  if (parts.length === 1) {
+    name = parts[0];
+  } else if (parts.length === 2) {
+    const prefix = parts[0];
+    name = parts[1];
+    if (prefix.length === 0) errors.push(`prefix part ${EMPTY_ERROR}`);
+    else errors.push(...isDns1123Subdomain(prefix).map((message) => `prefix part ${message}`));
+  } else {
+    return [
+      `a qualified name ${regexError(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}` +
+        " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+    ];
+  }
+  if (name.length === 0) errors.push(`name part ${EMPTY_ERROR}`);
+  else if (byteLength(name) > QUALIFIED_NAME_MAX) errors.push(`name part ${maxLenError(QUALIFIED_NAME_MAX)}`);
+  if (!QUALIFIED_NAME_RE.test(name)) {
+    errors.push(`name part ${regexError(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}`);
+  }
+  return errors;
+}
+
+/**
+ * `IsValidLabelValue`: empty, or at most 63 bytes of alphanumerics, `-`, `_`, `.`, starting and
+ * ending with an alphanumeric.
+ */
+export function isValidLabelValue(value: string): string[] {
+  const errors: string[] = [];
+  if (byteLength(value) > LABEL_VALUE_MAX) errors.push(maxLenError(LABEL_VALUE_MAX));
+  if (!LABEL_VALUE_RE.test(value)) errors.push(regexError(LABEL_VALUE_ERR, LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
+  return errors;
+}
+
+/** `ValidateLabelName` (apimachinery metav1 validation): one `Invalid value` per `IsQualifiedName` message. */
+export function validateLabelName(value: string, field: string): FieldError[] {
+  return isQualifiedName(value).map((message) => invalid(field, value, message));
+}
