@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { TAINT_EFFECTS, type Taint } from '../types';
 import { applyTaintChanges, type TaintOperation } from './apply-taint-changes';
 import { KubectlTaintError } from './kubectl-taint-error';
-import type { TaintChanges } from './parse-taint-specs';
+import type { TaintChanges, TaintRemoval } from './parse-taint-specs';
 
 const before = new Date('2025-01-01T00:00:00Z');
 const now = new Date('2025-06-01T12:00:00Z');
@@ -71,7 +71,7 @@ describe('applyTaintChanges properties', () => {
   const effect = fc.constantFrom(...TAINT_EFFECTS);
   const taint = fc.record({ key, value: fc.constantFrom('', 'x', 'y'), effect });
   const uniqueTaints = fc.uniqueArray(taint, { selector: (t) => `${t.key}:${t.effect}`, maxLength: 8 });
-  const removal = fc.oneof(fc.record({ key }), fc.record({ key, effect }));
+  const removal: fc.Arbitrary<TaintRemoval> = fc.oneof(fc.record({ key }), fc.record({ key, effect }));
 
   it('B.3.3 property: applyTaintChanges never leaves duplicate (key,effect)', () => {
     fc.assert(
