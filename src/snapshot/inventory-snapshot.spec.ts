@@ -43,7 +43,7 @@ describe('InventorySnapshot', () => {
     expect(s.podsOn('b').map((p) => p.name).sort()).toEqual(['p1', 'p3']);
     s.removePod('default', 'p1');
     expect(s.schedulingNode('b')?.requested).toEqual({ pods: 1, cpu: 100, memory: 1024 });
-    expect(s.podCount).toBe(2);
+    expect(s.podCount).toBe(1); // p2 (Succeeded) is not kept
   });
 
   it('keeps the requests of bound pods when their node is replaced or arrives after them', () => {

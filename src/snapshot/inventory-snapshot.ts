@@ -124,10 +124,11 @@ export class InventorySnapshot {
     return shared;
   }
 
+  /** Only active pods (Pending/Running) are kept: finished and evicted ones take no place anywhere. */
   private insertPod(pod: StoredPod): void {
+    if (!isActivePhase(pod.phase)) return;
     const key = podKey(pod.namespace, pod.name);
     this.pods.set(key, pod);
-    if (!isActivePhase(pod.phase)) return;
     if (pod.nodeName === null) {
       this.pendingPods.set(key, pod);
       return;

@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { type DynamicModule, Global, Inject, Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { ApiKeys } from '../common/auth/api-keys';
+import { APP_CONFIG, type AppConfig } from '../config/config.schema';
+import { Metrics } from '../ops/metrics';
+import { READINESS_CHECKS, type ReadinessCheck } from '../ops/readiness';
+import { openDatabase, type Database } from '../persistence/database';
+import { BullMqDelayedJobs } from '../timers/bullmq-delayed-jobs';
+import { systemClock } from '../timers/clock';
+import type { DelayedJobs } from '../timers/delayed-jobs';
+import { InProcessDelayedJobs } from '../timers/in-process-delayed-jobs';
+import { CLOCK, DATABASE, DELAYED_JOBS, REPLICA_ID } from './tokens';
+
+/** Closes the timers before the database, so no job handler runs against a closed pool. */
+@Injectable()
+class InfrastructureShutdown implements OnApplicationShutdown {
+  private readonly logger = new Logger('shutdown');
+  constructor(
+    @Inject(DATABASE) private readonly database: Database,
+    @Inject(DELAYED_JOBS) private readonly jobs: DelayedJobs,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.jobs.close().catch((e: unknown) => this.logger.warn({ msg: 'closing timers failed', err: String(e) }));
+    await this.database.close().catch((e: unknown) => this.logger.warn({ msg: 'closing database failed', err: String(e) }));
+  }
+}
+
+/**
+ * Process-wide infrastructure: settings, metrics, API keys, the database (PostgreSQL through the pg
+ * adapter, or embedded PGlite), the delayed-job timers (BullMQ on Redis, or in-process) and the clock.
+ */
+@Global()
+@Module({})
+export class CoreModule {
+  static register(config: AppConfig): DynamicModule {
+    const logger = new Logger('core');
+    return {
+      module: CoreModule,
+      global: true,
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: Metrics, useValue: new Metrics() },
+        { provide: ApiKeys, useValue: new ApiKeys(config.API_KEYS) },
+        { provide: CLOCK, useValue: systemClock },
+        { provide: REPLICA_ID, useValue: randomUUID() },
+        {
+          provide: DATABASE,
+          useFactory: async (): Promise<Database> => {
+            const database = await openDatabase({
+              databaseUrl: config.DATABASE_URL,
+              dataDir: config.DATA_DIR,
+              statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+              log: (msg: string) => logger.log(msg),
+            });
+            logger.log({ msg: 'database ready', storage: database.kind });
+            return database;
+          },
+        },
+        {
+          provide: DELAYED_JOBS,
+          inject: [CLOCK],
+          useFactory: (clock: typeof systemClock): DelayedJobs => {
+            if (config.REDIS_URL) {
+              return new BullMqDelayedJobs({ redisUrl: config.REDIS_URL, queueName: `${config.REDIS_PREFIX}-evictions`, prefix: config.REDIS_PREFIX, concurrency: config.EVICTION_WORKER_CONCURRENCY });
+            }
+            return new InProcessDelayedJobs({ clock });
+          },
+        },
+        {
+          provide: READINESS_CHECKS,
+          inject: [DATABASE, DELAYED_JOBS],
+          useFactory: (database: Database, jobs: DelayedJobs): ReadinessCheck[] => [
+            { name: 'database', check: () => database.ping() },
+            { name: jobs.kind === 'redis' ? 'redis' : 'timers', check: () => jobs.ping() },
+          ],
+        },
+        InfrastructureShutdown,
+      ],
+      exports: [APP_CONFIG, Metrics, ApiKeys, CLOCK, REPLICA_ID, DATABASE, DELAYED_JOBS, READINESS_CHECKS],
+    };
+  }
+}

@@ -1,0 +1,59 @@
+import { validateNodeObject, validatePodSpecObject, validateNamespaceName, validateResourceList } from './validate-objects';
+
+const options = { comparisonOperators: true };
+const node = { name: 'n1', labels: {}, taints: [], conditions: [], allocatable: null };
+const pod = { tolerations: [], nodeSelector: {}, affinity: null, resources: {} };
+
+describe('validateNodeObject (B.2.2 and ValidateNode)', () => {
+  it.each([
+    { description: 'B.2.2 a valid node has no errors', input: node, fields: [] as string[] },
+    { description: 'B.2.2 node name must be a DNS-1123 subdomain', input: { ...node, name: 'Node_1' }, fields: ['name'] },
+    { description: 'B.2.2 empty name is required', input: { ...node, name: '' }, fields: ['name'] },
+    { description: 'B.2.2 label keys are qualified names', input: { ...node, labels: { 'bad key': 'x' } }, fields: ['labels'] },
+    { description: 'B.2.2 label values are label values', input: { ...node, labels: { k: '-bad-' } }, fields: ['labels'] },
+    { description: 'B.2.2 taint effect is checked with the taint rules', input: { ...node, taints: [{ key: 'a', value: 'b', effect: 'NoScheduled' as never }] }, fields: ['taints[0].effect'] },
+    { description: 'B.2.2 allocatable quantities must parse', input: { ...node, allocatable: { cpu: 'lots' } }, fields: ['allocatable[cpu]'] },
+    { description: 'B.2.2 negative allocatable is rejected', input: { ...node, allocatable: { memory: '-1Gi' } }, fields: ['allocatable[memory]'] },
+    { description: 'B.2.2 condition status must be True, False or Unknown', input: { ...node, conditions: [{ type: 'Ready', status: 'Yes' }] }, fields: ['conditions[0].status'] },
+    { description: 'B.2.2 condition type is required', input: { ...node, conditions: [{ type: '', status: 'True' }] }, fields: ['conditions[0].type'] },
+  ])('$description', ({ input, fields }) => {
+    expect(validateNodeObject(input).map((e) => e.field)).toEqual(fields);
+  });
+
+  it('words an unsupported condition status as Kubernetes does', () => {
+    expect(validateNodeObject({ ...node, conditions: [{ type: 'Ready', status: 'Yes' }] })[0].message).toBe('Unsupported value: "Yes": supported values: "True", "False", "Unknown"');
+  });
+});
+
+describe('validatePodSpecObject (B.2.1 and the scheduling part of ValidatePodSpec)', () => {
+  const term = (expr: object) => ({ nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [expr] }] } } });
+  it.each([
+    { description: 'B.2.1 a valid pod has no errors', input: pod, fields: [] as string[] },
+    { description: 'B.2.1 empty key needs Exists', input: { ...pod, tolerations: [{ key: '', operator: 'Equal', value: 'x' }] }, fields: ['tolerations[0].operator'] },
+    { description: 'B.2.1 nodeSelector keys are label keys', input: { ...pod, nodeSelector: { 'a b': 'c' } }, fields: ['nodeSelector'] },
+    { description: 'In needs values', input: { ...pod, affinity: term({ key: 'zone', operator: 'In' }) }, fields: ['affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values'] },
+    { description: 'Exists takes no values', input: { ...pod, affinity: term({ key: 'zone', operator: 'Exists', values: ['a'] }) }, fields: ['affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values'] },
+    { description: 'Gt takes one value', input: { ...pod, affinity: term({ key: 'n', operator: 'Gt', values: ['1', '2'] }) }, fields: ['affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values'] },
+    { description: 'unknown selector operator', input: { ...pod, affinity: term({ key: 'n', operator: 'Near' }) }, fields: ['affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].operator'] },
+    { description: 'required affinity needs a term', input: { ...pod, affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } } } }, fields: ['affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms'] },
+    { description: 'matchFields only on metadata.name with one value', input: { ...pod, affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'spec.x', operator: 'Exists' }] }] } } } }, fields: ['affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].key', 'affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].operator'] },
+    { description: 'matchFields In needs exactly one value', input: { ...pod, affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [] }] }] } } } }, fields: ['affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].values'] },
+    { description: 'preferred weight 1..100', input: { ...pod, affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, preference: {} }] } } }, fields: ['affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight'] },
+    { description: 'resource quantities must parse', input: { ...pod, resources: { requests: { cpu: 'x' }, limits: { 'example.com/dongle': '1' } } }, fields: ['resources.requests[cpu]'] },
+    { description: 'extended resource names are qualified names', input: { ...pod, resources: { requests: { 'bad name/x/y': '1' } } }, fields: ['resources.requests[bad name/x/y]'] },
+    { description: 'phase must be known', input: { ...pod, phase: 'Sleeping' }, fields: ['phase'] },
+  ])('$description', ({ input, fields }) => {
+    expect(validatePodSpecObject(input, options).map((e) => e.field)).toEqual(fields);
+  });
+});
+
+describe('names', () => {
+  it.each([
+    { ns: 'default', ok: true }, { ns: 'kube-system', ok: true }, { ns: 'Bad', ok: false }, { ns: '', ok: false }, { ns: 'a'.repeat(64), ok: false },
+  ])('namespace $ns valid=$ok', ({ ns, ok }) => {
+    expect(validateNamespaceName(ns).length === 0).toBe(ok);
+  });
+  it('accepts hugepages and standard resources without a qualified-name check', () => {
+    expect(validateResourceList({ 'hugepages-1Gi': '2Gi', cpu: '100m', 'ephemeral-storage': '1G' }, 'r')).toEqual([]);
+  });
+});

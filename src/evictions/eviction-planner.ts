@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { decideEviction, type EvictionDecision } from '../domain/eviction/decide-eviction';
+import type { Taint } from '../domain/types';
+import { APP_CONFIG, type AppConfig } from '../config/config.schema';
+import type { ChangeSet } from '../inventory/change-set';
+import type { StoredNode, StoredPod } from '../inventory/model';
+import { PodRepository } from '../inventory/pod.repository';
+import { json, type Db } from '../inventory/prisma-types';
+import { evictionTimerId, type EvictionTimerData } from './eviction-timer-id';
+
+interface ScheduledRow {
+  id: string;
+  podUid: string;
+  evictAt: Date;
+  timerId: string | null;
+}
+
+/**
+ * Makes the eviction rows agree with SEMANTICS A.3 for a set of bound pods, inside the transaction
+ * of the change that may have moved their deadlines (a taint change, a toleration change, a binding,
+ * a timer firing). It is the only writer of eviction rows: every path asks it, so the rule lives in
+ * one place (domain `decideEviction`) and the rows are a pure function of stored state.
+ *
+ *   EvictNow   → the pod is unbound (phase Evicted) and its row is Executed, now;
+ *   EvictAfter → one Scheduled row with that evictAt (created, or re-timed) and a timer for it;
+ *   None       → any Scheduled row is Cancelled and its timer dropped.
+ *
+ * Callers must hold the locks on the pods' nodes (NodeRepository.lock) so two changes to the same
+ * node cannot decide concurrently; the partial unique index on Scheduled rows backs this up.
+ */
+@Injectable()
+export class EvictionPlanner {
+  constructor(
+    private readonly pods: PodRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async replan(db: Db, pods: readonly StoredPod[], nodes: ReadonlyMap<string, StoredNode>, now: Date, changes: ChangeSet): Promise<void> {
+    const bound = pods.filter((p) => p.nodeName !== null && (p.phase === 'Pending' || p.phase === 'Running'));
+    const existing = await this.scheduledRows(db, bound.map((p) => p.uid));
+    const options = { comparisonOperators: this.config.COMPARISON_OPERATORS };
+
+    const toEvict: Array<{ pod: StoredPod; decision: EvictionDecision & { action: 'EvictNow' }; row?: ScheduledRow }> = [];
+    const toCreate: Array<{ id: string; pod: StoredPod; evictAt: Date; taints: Taint[]; reason: string }> = [];
+    const toRetime: Array<{ row: ScheduledRow; evictAt: Date; pod: StoredPod; taints: Taint[]; reason: string }> = [];
+    const toCancel: Array<{ row: ScheduledRow; pod: StoredPod; reason: string }> = [];
+
+    for (const pod of bound) {
+      const node = nodes.get(pod.nodeName!);
+      const taints = node?.taints ?? [];
+      const decision = decideEviction({ tolerations: pod.tolerations, boundAt: pod.boundAt ?? pod.createdAt }, taints, now, options);
+      const row = existing.get(pod.uid);
+      const noExecute = taints.filter((t) => t.effect === 'NoExecute');
+      switch (decision.action) {
+        case 'EvictNow':
+          toEvict.push({ pod, decision, row });
+          break;
+        case 'EvictAfter':
+          if (!row) toCreate.push({ id: randomUUID(), pod, evictAt: decision.evictAt, taints: noExecute, reason: reasonFor(decision) });
+          else if (row.evictAt.getTime() !== decision.evictAt.getTime()) toRetime.push({ row, evictAt: decision.evictAt, pod, taints: noExecute, reason: reasonFor(decision) });
+          break;
+        case 'None':
+          if (row) toCancel.push({ row, pod, reason: node ? 'no NoExecute taint evicts the pod any more' : 'the node is gone' });
+          break;
+      }
+    }
+
+    await this.evictNow(db, toEvict, nodes, now, changes);
+    await this.create(db, toCreate, changes);
+    await this.retime(db, toRetime, changes);
+    await this.cancel(db, toCancel, now, changes);
+  }
+
+  /** Cancels the Scheduled rows of pods that left their node (unbound, deleted, evicted elsewhere). */
+  async cancelForPods(db: Db, pods: ReadonlyArray<{ uid: string; namespace: string; name: string }>, reason: string, now: Date, changes: ChangeSet): Promise<void> {
+    const existing = await this.scheduledRows(db, pods.map((p) => p.uid));
+    const rows = pods.flatMap((pod) => {
+      const row = existing.get(pod.uid);
+      return row ? [{ row, pod, reason }] : [];
+    });
+    await this.cancel(db, rows, now, changes);
+  }
+
+  private async scheduledRows(db: Db, uids: readonly string[]): Promise<Map<string, ScheduledRow>> {
+    if (uids.length === 0) return new Map();
+    const rows = await db.eviction.findMany({
+      where: { podUid: { in: [...uids] }, status: 'Scheduled' },
+      select: { id: true, podUid: true, evictAt: true, timerId: true },
+    });
+    return new Map(rows.map((r) => [r.podUid, r]));
+  }
+
+  private async evictNow(
+    db: Db,
+    items: Array<{ pod: StoredPod; decision: EvictionDecision & { action: 'EvictNow' }; row?: ScheduledRow }>,
+    nodes: ReadonlyMap<string, StoredNode>,
+    now: Date,
+    changes: ChangeSet,
+  ): Promise<void> {
+    if (items.length === 0) return;
+    const withRow = items.filter((i) => i.row);
+    if (withRow.length) {
+      await db.eviction.updateMany({
+        where: { id: { in: withRow.map((i) => i.row!.id) }, status: 'Scheduled' },
+        data: { status: 'Executed', executedAt: now },
+      });
+      for (const i of withRow) if (i.row!.timerId) changes.cancelTimer(i.row!.timerId);
+    }
+    const fresh = items.filter((i) => !i.row);
+    if (fresh.length) {
+      await db.eviction.createMany({
+        data: fresh.map((i) => ({
+          id: randomUUID(), podUid: i.pod.uid, namespace: i.pod.namespace, podName: i.pod.name, nodeName: i.pod.nodeName!,
+          taints: json(serializeTaints((nodes.get(i.pod.nodeName!)?.taints ?? []).filter((t) => t.effect === 'NoExecute'))),
+          status: 'Executed' as const, evictAt: now, executedAt: now, reason: reasonFor(i.decision),
+        })),
+      });
+    }
+    await this.pods.unbindMany(db, items.map((i) => i.pod.uid), 'Evicted');
+    for (const i of items) {
+      const evicted: StoredPod = { ...i.pod, nodeName: null, phase: 'Evicted', boundAt: null, resourceVersion: String(Number(i.pod.resourceVersion) + 1), updatedAt: now };
+      changes.pod(evicted);
+      changes.event({
+        type: 'EvictionExecuted', subjectKind: 'Pod', subjectName: `${i.pod.namespace}/${i.pod.name}`,
+        data: { node: i.pod.nodeName, reason: reasonFor(i.decision), taint: serializeTaint(i.decision.taint), ...(i.decision.reason === 'expired' ? { evictAt: i.decision.evictAt.toISOString(), lagMs: now.getTime() - i.decision.evictAt.getTime() } : {}) },
+      });
+    }
+    changes.evictions.immediate += items.length;
+  }
+
+  private async create(db: Db, items: Array<{ id: string; pod: StoredPod; evictAt: Date; taints: Taint[]; reason: string }>, changes: ChangeSet): Promise<void> {
+    if (items.length === 0) return;
+    await db.eviction.createMany({
+      data: items.map((i) => ({
+        id: i.id, podUid: i.pod.uid, namespace: i.pod.namespace, podName: i.pod.name, nodeName: i.pod.nodeName!,
+        taints: json(serializeTaints(i.taints)), status: 'Scheduled' as const, evictAt: i.evictAt, reason: i.reason,
+        timerId: evictionTimerId(i.id, i.evictAt),
+      })),
+    });
+    for (const i of items) {
+      changes.schedule(timerFor(i.id, i.evictAt));
+      changes.event({ type: 'EvictionScheduled', subjectKind: 'Pod', subjectName: `${i.pod.namespace}/${i.pod.name}`, data: { evictionId: i.id, node: i.pod.nodeName, evictAt: i.evictAt.toISOString(), reason: i.reason } });
+    }
+    changes.evictions.scheduled += items.length;
+  }
+
+  private async retime(db: Db, items: Array<{ row: ScheduledRow; evictAt: Date; pod: StoredPod; taints: Taint[]; reason: string }>, changes: ChangeSet): Promise<void> {
+    for (const i of items) {
+      const timerId = evictionTimerId(i.row.id, i.evictAt);
+      await db.eviction.updateMany({ where: { id: i.row.id, status: 'Scheduled' }, data: { evictAt: i.evictAt, timerId, reason: i.reason, taints: json(serializeTaints(i.taints)) } });
+      if (i.row.timerId) changes.cancelTimer(i.row.timerId);
+      changes.schedule(timerFor(i.row.id, i.evictAt));
+      changes.event({ type: 'EvictionRescheduled', subjectKind: 'Pod', subjectName: `${i.pod.namespace}/${i.pod.name}`, data: { evictionId: i.row.id, node: i.pod.nodeName, evictAt: i.evictAt.toISOString(), previousEvictAt: i.row.evictAt.toISOString(), reason: i.reason } });
+    }
+    changes.evictions.retimed += items.length;
+  }
+
+  private async cancel(db: Db, items: Array<{ row: ScheduledRow; pod: { namespace: string; name: string }; reason: string }>, now: Date, changes: ChangeSet): Promise<void> {
+    if (items.length === 0) return;
+    await db.eviction.updateMany({ where: { id: { in: items.map((i) => i.row.id) }, status: 'Scheduled' }, data: { status: 'Cancelled', cancelledAt: now } });
+    for (const i of items) {
+      if (i.row.timerId) changes.cancelTimer(i.row.timerId);
+      changes.event({ type: 'EvictionCancelled', subjectKind: 'Pod', subjectName: `${i.pod.namespace}/${i.pod.name}`, data: { evictionId: i.row.id, reason: i.reason } });
+    }
+    changes.evictions.cancelled += items.length;
+  }
+}
+
+export function timerFor(evictionId: string, evictAt: Date) {
+  const data: EvictionTimerData = { evictionId, evictAt: evictAt.toISOString() };
+  return { id: evictionTimerId(evictionId, evictAt), dueAt: evictAt, data };
+}
+
+function reasonFor(decision: EvictionDecision): string {
+  if (decision.action === 'EvictNow' && decision.reason === 'untolerated') return `untolerated NoExecute taint ${taintText(decision.taint)}`;
+  if (decision.action === 'EvictNow' || decision.action === 'EvictAfter') return `tolerationSeconds of toleration ${decision.tolerationIndex} for NoExecute taint ${taintText(decision.taint)} ran out`;
+  return '';
+}
+
+function taintText(t: Taint): string {
+  return t.value ? `${t.key}=${t.value}:${t.effect}` : `${t.key}:${t.effect}`;
+}
+
+export function serializeTaint(t: Taint): Record<string, unknown> {
+  return { key: t.key, value: t.value ?? '', effect: t.effect, ...(t.timeAdded ? { timeAdded: t.timeAdded.toISOString() } : {}) };
+}
+
+function serializeTaints(taints: readonly Taint[]): Array<Record<string, unknown>> {
+  return taints.map(serializeTaint);
+}

@@ -1,0 +1,143 @@
+import { Injectable } from '@nestjs/common';
+import type { Affinity, PodResources, ResourceVector, Toleration } from '../domain/types';
+import type { PodPhase, StoredPod } from './model';
+import { json, type Db } from './prisma-types';
+
+/** What a write stores for a pod. */
+export interface PodWrite {
+  namespace: string;
+  name: string;
+  uid: string;
+  nodeName: string | null;
+  phase: PodPhase;
+  boundAt: Date | null;
+  tolerations: Toleration[];
+  nodeSelector: Record<string, string>;
+  affinity: Affinity | null;
+  priority: number;
+  owner: { kind: string; name: string } | null;
+  resources: PodResources;
+  requests: ResourceVector;
+  hostNetwork: boolean;
+}
+
+export interface PodListFilter {
+  namespace?: string;
+  nodeName?: string;
+  phase?: string;
+}
+
+const ACTIVE = ['Pending', 'Running'];
+
+/** The only place pods touch Prisma. Returns StoredPod, never Prisma rows. */
+@Injectable()
+export class PodRepository {
+  async findByKey(db: Db, namespace: string, name: string): Promise<StoredPod | undefined> {
+    const row = await db.pod.findUnique({ where: { namespace_name: { namespace, name } } });
+    return row ? toStoredPod(row) : undefined;
+  }
+
+  /** Active pods bound to any of the nodes, locked for the mutation that re-decides their evictions. */
+  async findActiveOnNodes(db: Db, nodeNames: readonly string[]): Promise<StoredPod[]> {
+    if (nodeNames.length === 0) return [];
+    const rows = await db.pod.findMany({ where: { nodeName: { in: [...nodeNames] }, phase: { in: ACTIVE } }, orderBy: [{ namespace: 'asc' }, { name: 'asc' }] });
+    return rows.map(toStoredPod);
+  }
+
+  /** Every active pod, in pages (start-up snapshot load). */
+  async findAllActive(db: Db, pageSize = 5000): Promise<StoredPod[]> {
+    const all: StoredPod[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const rows = await db.pod.findMany({
+        where: { phase: { in: ACTIVE } }, orderBy: { id: 'asc' }, take: pageSize,
+        ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
+      });
+      for (const r of rows) all.push(toStoredPod(r));
+      if (rows.length < pageSize) return all;
+      cursor = rows[rows.length - 1].id;
+    }
+  }
+
+  /** One page ordered by namespace/name, starting after `after` (the `continue` token's position). */
+  async list(db: Db, filter: PodListFilter, limit: number, after?: { namespace: string; name: string }): Promise<StoredPod[]> {
+    const where = {
+      ...(filter.namespace !== undefined ? { namespace: filter.namespace } : {}),
+      ...(filter.nodeName !== undefined ? { nodeName: filter.nodeName } : {}),
+      ...(filter.phase !== undefined ? { phase: filter.phase } : {}),
+      ...(after ? { OR: [{ namespace: { gt: after.namespace } }, { namespace: after.namespace, name: { gt: after.name } }] } : {}),
+    };
+    const rows = await db.pod.findMany({ where, orderBy: [{ namespace: 'asc' }, { name: 'asc' }], take: limit });
+    return rows.map(toStoredPod);
+  }
+
+  async create(db: Db, pod: PodWrite): Promise<StoredPod> {
+    return toStoredPod(await db.pod.create({ data: podData(pod) }));
+  }
+
+  /** Conditional replace (optimistic concurrency); undefined when gone or the version moved on. */
+  async replace(db: Db, pod: PodWrite, expectedVersion?: string): Promise<StoredPod | undefined> {
+    const where = { namespace: pod.namespace, name: pod.name, ...(expectedVersion === undefined ? {} : { resourceVersion: Number(expectedVersion) }) };
+    const updated = await db.pod.updateMany({ where, data: { ...podData(pod), resourceVersion: { increment: 1 } } });
+    if (updated.count === 0) return undefined;
+    return this.findByKey(db, pod.namespace, pod.name);
+  }
+
+  /** Binds or unbinds; conditional on the current binding so two writers cannot both win. */
+  async setBinding(db: Db, namespace: string, name: string, from: string | null, to: { nodeName: string | null; phase: PodPhase; boundAt: Date | null }): Promise<StoredPod | undefined> {
+    const updated = await db.pod.updateMany({
+      where: { namespace, name, nodeName: from },
+      data: { nodeName: to.nodeName, phase: to.phase, boundAt: to.boundAt, resourceVersion: { increment: 1 } },
+    });
+    if (updated.count === 0) return undefined;
+    return this.findByKey(db, namespace, name);
+  }
+
+  /** Unbinds many pods at once (evictions, node deletion). */
+  async unbindMany(db: Db, uids: readonly string[], phase: PodPhase): Promise<number> {
+    if (uids.length === 0) return 0;
+    const updated = await db.pod.updateMany({ where: { uid: { in: [...uids] } }, data: { nodeName: null, phase, boundAt: null, resourceVersion: { increment: 1 } } });
+    return updated.count;
+  }
+
+  async findByUids(db: Db, uids: readonly string[]): Promise<StoredPod[]> {
+    if (uids.length === 0) return [];
+    return (await db.pod.findMany({ where: { uid: { in: [...uids] } } })).map(toStoredPod);
+  }
+
+  async delete(db: Db, namespace: string, name: string): Promise<boolean> {
+    return (await db.pod.deleteMany({ where: { namespace, name } })).count > 0;
+  }
+}
+
+function podData(pod: PodWrite) {
+  return {
+    namespace: pod.namespace, name: pod.name, uid: pod.uid, nodeName: pod.nodeName, phase: pod.phase, boundAt: pod.boundAt,
+    tolerations: json(pod.tolerations), nodeSelector: json(pod.nodeSelector),
+    affinity: pod.affinity === null ? ({ set: null } as never) : json(pod.affinity),
+    priority: pod.priority, ownerKind: pod.owner?.kind ?? null, ownerName: pod.owner?.name ?? null,
+    resources: json(pod.resources), requests: json(pod.requests), hostNetwork: pod.hostNetwork,
+  };
+}
+
+type PodRow = {
+  namespace: string; name: string; uid: string; nodeName: string | null; phase: string; boundAt: Date | null;
+  tolerations: unknown; nodeSelector: unknown; affinity: unknown; priority: number; ownerKind: string | null; ownerName: string | null;
+  resources: unknown; requests: unknown; hostNetwork: boolean; resourceVersion: number; createdAt: Date; updatedAt: Date;
+};
+
+export function toStoredPod(row: PodRow): StoredPod {
+  return {
+    namespace: row.namespace, name: row.name, uid: row.uid, nodeName: row.nodeName, phase: row.phase, boundAt: row.boundAt,
+    tolerations: (row.tolerations ?? []) as Toleration[],
+    nodeSelector: (row.nodeSelector ?? {}) as Record<string, string>,
+    affinity: (row.affinity ?? null) as Affinity | null,
+    priority: row.priority,
+    owner: row.ownerKind && row.ownerName ? { kind: row.ownerKind, name: row.ownerName } : null,
+    resources: (row.resources ?? {}) as PodResources,
+    requests: (row.requests ?? {}) as ResourceVector,
+    hostNetwork: row.hostNetwork,
+    resourceVersion: String(row.resourceVersion),
+    createdAt: row.createdAt, updatedAt: row.updatedAt,
+  };
+}

@@ -1,0 +1,100 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, DATABASE, DELAYED_JOBS, REPLICA_ID, type Database } from '../core/tokens';
+import type { TaintwiseEvent } from '../events/event-bus';
+import { EventBus } from '../events/event-bus';
+import type { ChangeNotice } from '../snapshot/snapshot.service';
+import { SnapshotService } from '../snapshot/snapshot.service';
+import type { Clock } from '../timers/clock';
+import type { DelayedJobs } from '../timers/delayed-jobs';
+import { ChangeSet, type Actor } from './change-set';
+import { json, type Db } from './prisma-types';
+
+export const CHANGE_CHANNEL = 'taintwise_changes';
+/** NOTIFY payloads are limited to 8000 bytes; past this, other replicas reload everything. */
+const MAX_NOTICE_BYTES = 7000;
+
+/**
+ * Runs one mutation as one transaction (DESIGN.md point 3): the work writes state, eviction rows
+ * and events; COMMIT; then — and only then — the snapshot, the timers, the live stream and the other
+ * replicas hear of it. If arming a timer fails after commit (Redis down), the Scheduled row is still
+ * in PostgreSQL and the reconciler re-arms it.
+ */
+@Injectable()
+export class UnitOfWork {
+  private readonly logger = new Logger('unit-of-work');
+
+  constructor(
+    @Inject(DATABASE) private readonly database: Database,
+    @Inject(DELAYED_JOBS) private readonly jobs: DelayedJobs,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(REPLICA_ID) private readonly replicaId: string,
+    private readonly snapshot: SnapshotService,
+    private readonly bus: EventBus,
+  ) {}
+
+  now(): Date {
+    return this.clock.now();
+  }
+
+  async run<T>(actor: Actor, work: (tx: Db, changes: ChangeSet) => Promise<T>, options: { timeoutMs?: number } = {}): Promise<{ result: T; changes: ChangeSet }> {
+    const changes = new ChangeSet(actor);
+    let events: TaintwiseEvent[] = [];
+    const result = await this.database.prisma.$transaction(
+      async (tx) => {
+        const value = await work(tx, changes);
+        events = await this.writeEvents(tx, changes);
+        if (this.database.kind === 'postgres') await this.notify(tx, changes, events);
+        return value;
+      },
+      { timeout: options.timeoutMs ?? 60_000, maxWait: 15_000 },
+    );
+    await this.afterCommit(changes, events);
+    return { result, changes };
+  }
+
+  private async writeEvents(tx: Db, changes: ChangeSet): Promise<TaintwiseEvent[]> {
+    if (changes.events.length === 0) return [];
+    const rows = await tx.event.createManyAndReturn({
+      data: changes.events.map((e) => ({
+        type: e.type, actor: changes.actor.name, requestId: changes.actor.requestId ?? null,
+        subjectKind: e.subjectKind, subjectName: e.subjectName, data: json(e.data),
+      })),
+    });
+    return rows.map((r) => ({
+      id: String(r.id), type: r.type, actor: r.actor, requestId: r.requestId, subjectKind: r.subjectKind,
+      subjectName: r.subjectName, data: r.data as Record<string, unknown>, createdAt: r.createdAt.toISOString(),
+    }));
+  }
+
+  private async notify(tx: Db, changes: ChangeSet, events: TaintwiseEvent[]): Promise<void> {
+    const notice: ChangeNotice = {
+      origin: this.replicaId,
+      nodes: [...changes.upsertedNodes.keys()],
+      deletedNodes: [...changes.deletedNodes],
+      pods: [...changes.upsertedPods.values()].map((p) => [p.namespace, p.name]),
+      deletedPods: [...changes.deletedPods.values()].map((p) => [p.namespace, p.name]),
+      events: events.map((e) => e.id),
+    };
+    if (!notice.nodes!.length && !notice.deletedNodes!.length && !notice.pods!.length && !notice.deletedPods!.length && !notice.events!.length) return;
+    let payload = JSON.stringify(notice);
+    if (changes.bulk || payload.length > MAX_NOTICE_BYTES) {
+      const eventRange = events.length ? { events: [events[0].id, events[events.length - 1].id], eventRange: true } : {};
+      payload = JSON.stringify({ origin: this.replicaId, reload: true, ...eventRange });
+    }
+    await tx.$executeRawUnsafe('SELECT pg_notify($1, $2)', CHANGE_CHANNEL, payload);
+  }
+
+  private async afterCommit(changes: ChangeSet, events: TaintwiseEvent[]): Promise<void> {
+    this.snapshot.apply(changes);
+    for (const id of changes.timersToCancel) {
+      await this.jobs.cancel(id).catch((e: unknown) => this.logger.warn({ msg: 'could not cancel timer; the worker re-checks anyway', id, err: String(e) }));
+    }
+    const jobs = [...changes.timersToSchedule.values()];
+    for (let i = 0; i < jobs.length; i += 500) {
+      await Promise.all(jobs.slice(i, i + 500).map((job) => this.jobs.schedule(job))).catch((e: unknown) =>
+        this.logger.warn({ msg: 'could not arm timers; the reconciler will', count: jobs.length, err: String(e) }),
+      );
+    }
+    for (const event of events) this.bus.publish(event);
+  }
+}
