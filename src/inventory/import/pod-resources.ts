@@ -53,7 +53,7 @@ export function effectivePodRequestsList(input: PodResourcesInput): ResourceList
   const overhead = toResourceVector(input.overhead);
   for (const error of overhead.errors) errors.push({ field: `overhead.${error.resource}`, ...error });
   for (const [resource, amount] of Object.entries(overhead.vector)) vector[resource] = (vector[resource] ?? 0) + amount;
-  return { vector, list: fromResourceVector(vector), errors };
+  return { vector, list: formatResourceList(vector), errors };
 }
 
 /**
@@ -73,5 +73,41 @@ export function effectivePodLimits(input: PodResourcesInput): ResourceListResult
   for (const [resource, amount] of Object.entries(overhead.vector)) {
     if ((vector[resource] ?? 0) !== 0) vector[resource] += amount;
   }
-  return { vector, list: fromResourceVector(vector), errors };
+  return { vector, list: formatResourceList(vector), errors };
+}
+
+const BINARY_SUFFIXES = ['Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
+const DECIMAL_SUFFIXES = ['k', 'M', 'G', 'T', 'P', 'E'];
+
+/** Byte-sized resources get a suffix when one divides them exactly (`73400320` → `70Mi`). */
+function isByteResource(resource: string): boolean {
+  return resource === 'memory' || resource === 'ephemeral-storage' || resource.startsWith('hugepages-');
+}
+
+/** The largest exact suffix: binary first (`70Mi`), then decimal (`100M`), else the integer. */
+export function formatBytes(amount: number): string {
+  if (!Number.isSafeInteger(amount) || amount === 0) return String(amount);
+  for (const [suffixes, base] of [[BINARY_SUFFIXES, 1024], [DECIMAL_SUFFIXES, 1000]] as const) {
+    let value = amount;
+    let index = -1;
+    while (value % base === 0 && index < suffixes.length - 1) {
+      value /= base;
+      index++;
+    }
+    if (index >= 0) return `${value}${suffixes[index]}`;
+  }
+  return String(amount);
+}
+
+/**
+ * A vector back to quantity strings, exactly: cpu as cores or millicores (fromResourceVector), bytes
+ * with the largest suffix that divides them, counts as integers.
+ * @example formatResourceList({ cpu: 1100, memory: 73400320, 'nvidia.com/gpu': 1 }) // { cpu: '1100m', memory: '70Mi', 'nvidia.com/gpu': '1' }
+ */
+export function formatResourceList(vector: ResourceVector): ResourceList {
+  const list = fromResourceVector(vector);
+  for (const [resource, amount] of Object.entries(vector)) {
+    if (isByteResource(resource)) list[resource] = formatBytes(amount);
+  }
+  return list;
 }
