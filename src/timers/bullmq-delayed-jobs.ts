@@ -1,0 +1,279 @@
+import { DelayedError, Job, Queue, Worker } from 'bullmq';
+import IORedis from 'ioredis';
+import {
+  assertValidDelayedJob,
+  DEFAULT_RETRY,
+  DelayedJob,
+  DelayedJobHandler,
+  DelayedJobs,
+  DelayedJobsErrorListener,
+  RetryPolicy,
+} from './delayed-jobs';
+
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
+export interface BullMqDelayedJobsOptions {
+  /** `redis://[:password@]host:port[/db]` or `rediss://…`; default `REDIS_URL`, then `redis://127.0.0.1:6379`. */
+  redisUrl?: string;
+  /** Default `eviction-timers`. Every replica that shares the timers uses the same name and prefix. */
+  queueName?: string;
+  /** Redis key prefix; default `taintwise`. */
+  prefix?: string;
+  /** Handlers running at once in this process (they do database work); default 32. */
+  concurrency?: number;
+  retry?: RetryPolicy;
+  /** How long a crashed replica holds a running job before another replica runs it again; default 30 s. */
+  lockDurationMs?: number;
+  /** How long `schedule` waits for a running firing of the same id in another process; default 10 s. */
+  busyWaitMs?: number;
+  /** `ping()`, and `schedule`/`cancel`/`list` while Redis is disconnected, give up after this long; default 2 s. */
+  pingTimeoutMs?: number;
+  /** Handler failures and Redis connection errors. Default: ignore (the caller's logger should listen). */
+  onError?: DelayedJobsErrorListener;
+}
+
+/** What a BullMQ job carries: the caller's id (the job id is its encoding) and the deadline in ms. */
+interface Payload {
+  id: string;
+  dueAt: number;
+  data: Record<string, unknown>;
+}
+
+const JOB_NAME = 'delayed-job';
+const PENDING_STATES = new Set(['delayed', 'waiting', 'prioritized']);
+
+/**
+ * BullMQ job ids: BullMQ rejects ids that read as an integer ("Custom Id cannot be integers") and ids
+ * with `:` unless they split into exactly three parts (a legacy repeat-job format), and `:` is also
+ * Redis' key separator. So `%` and `:` are percent-encoded, and so is the first character of an id
+ * that would read as an integer. Reversible: the encoded form uses `%` only as an escape.
+ *
+ * @example encodeJobId('evict:3f9c:1767225600000') // 'evict%3A3f9c%3A1767225600000'
+ * @example encodeJobId('42') // '%342'
+ */
+export function encodeJobId(id: string): string {
+  if (id.length === 0) throw new TypeError('job id must be a non-empty string');
+  const escaped = id.replace(/[%:]/g, (c) => (c === '%' ? '%25' : '%3A'));
+  if (`${parseInt(escaped, 10)}` !== escaped) return escaped;
+  return `%${escaped.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}${escaped.slice(1)}`;
+}
+
+export function decodeJobId(jobId: string): string {
+  return jobId.replace(/%([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+/**
+ * Delayed jobs on BullMQ/Redis: one delayed BullMQ job per id, fired by a Worker in whichever
+ * replica takes it first (BullMQ locks a job to one worker), durable across restarts.
+ *
+ * **Re-scheduling an id.** BullMQ ignores an `add` whose job id exists (the old delay stays), so
+ * `schedule` first removes the job, then adds the new one. BullMQ's remove is one Lua script that
+ * refuses a job some worker holds (it is firing); then:
+ * - firing in this process (the handler re-schedules its own id, or a request does meanwhile): the
+ *   running job is re-timed in place when its handler returns (`updateData` + `moveToDelayed`),
+ *   so it fires again at the new `dueAt`;
+ * - firing in another replica: `schedule` polls until that run ends (`busyWaitMs`), then adds.
+ * Between the remove and the add there is no job: a crash there loses that timer — which the
+ * reconciler repairs from the database, as it repairs a lost Redis. Two processes re-scheduling one
+ * id at the same instant end with one of the two jobs: callers serialize per id (the eviction row).
+ *
+ * Close order: `close()` this before the database the handlers use (it waits for running handlers).
+ */
+export class BullMqDelayedJobs implements DelayedJobs {
+  readonly kind = 'redis' as const;
+
+  private readonly url: string;
+  private readonly prefix: string;
+  private readonly queueName: string;
+  private readonly concurrency: number;
+  private readonly lockDurationMs: number;
+  private readonly busyWaitMs: number;
+  private readonly pingTimeoutMs: number;
+  private readonly onError: DelayedJobsErrorListener;
+  /** The connection of the Queue and of `ping`. */
+  private readonly redis: IORedis;
+  private readonly queue: Queue<Payload>;
+  private worker?: Worker<Payload>;
+  /** Jobs whose handler runs in this process, by BullMQ job id, with a re-schedule that arrived meanwhile. */
+  private readonly running = new Map<string, { rearm?: DelayedJob }>();
+  private closing?: Promise<void>;
+
+  constructor(options: BullMqDelayedJobsOptions = {}) {
+    this.url = options.redisUrl ?? process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
+    this.prefix = options.prefix ?? 'taintwise';
+    this.queueName = options.queueName ?? 'eviction-timers';
+    this.concurrency = options.concurrency ?? 32;
+    this.lockDurationMs = options.lockDurationMs ?? 30_000;
+    this.busyWaitMs = options.busyWaitMs ?? 10_000;
+    this.pingTimeoutMs = options.pingTimeoutMs ?? 2_000;
+    this.onError = options.onError ?? (() => undefined);
+    const retry = options.retry ?? DEFAULT_RETRY;
+
+    // Requests (schedule/cancel/ping) fail fast while Redis is away rather than queue up behind a
+    // reconnect: the caller's transaction has committed the deadline and the reconciler re-arms it.
+    this.redis = new IORedis(this.url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectionName: `${this.queueName}:queue` });
+    this.redis.on('error', (error) => this.onError(error, {}));
+    this.queue = new Queue<Payload>(this.queueName, {
+      connection: this.redis,
+      prefix: this.prefix,
+      defaultJobOptions: {
+        attempts: retry.attempts,
+        backoff: { type: 'exponential', delay: retry.backoffMs },
+        // Finished jobs go at once, so the id is free for the next schedule (kubernetes#107543).
+        removeOnComplete: true,
+        removeOnFail: true,
+      },
+    });
+    this.queue.on('error', (error) => this.onError(error, {}));
+  }
+
+  async schedule(job: DelayedJob): Promise<void> {
+    assertValidDelayedJob(job);
+    await this.connected();
+    const jobId = encodeJobId(job.id);
+    const until = Date.now() + this.busyWaitMs;
+    for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+      const running = this.running.get(jobId);
+      if (running) {
+        running.rearm = cloneJob(job);
+        return;
+      }
+      // 1: no such job now (removed, or there was none); 0: a worker holds it — it is firing.
+      if ((await this.queue.remove(jobId)) === 1) break;
+      if (Date.now() > until) {
+        throw new Error(`delayed job ${job.id} has been firing in another process for over ${this.busyWaitMs} ms; schedule it again later`);
+      }
+      await sleep(pause);
+    }
+    await this.queue.add(JOB_NAME, toPayload(job), { jobId, delay: Math.max(0, job.dueAt.getTime() - Date.now()) });
+  }
+
+  async cancel(id: string): Promise<boolean> {
+    await this.connected();
+    const jobId = encodeJobId(id);
+    const running = this.running.get(jobId);
+    if (running?.rearm) {
+      running.rearm = undefined;
+      return true;
+    }
+    if (!PENDING_STATES.has(await this.queue.getJobState(jobId))) return false;
+    return (await this.queue.remove(jobId)) === 1;
+  }
+
+  async list(): Promise<DelayedJob[]> {
+    await this.connected();
+    const jobs = await this.queue.getJobs(['delayed', 'waiting', 'prioritized']);
+    const pending = jobs.filter((job): job is Job<Payload> => !!job?.data).map((job) => fromPayload(job.data));
+    for (const { rearm } of this.running.values()) if (rearm) pending.push(cloneJob(rearm));
+    return pending.sort((a, b) => a.dueAt.getTime() - b.dueAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  async start(handler: DelayedJobHandler): Promise<void> {
+    this.assertOpen();
+    if (this.worker) throw new Error('BullMqDelayedJobs: already started');
+    this.worker = new Worker<Payload>(this.queueName, (job, token) => this.process(handler, job, token), {
+      // The worker's connections block on Redis; BullMQ requires them to retry forever.
+      connection: { url: this.url, maxRetriesPerRequest: null, connectionName: `${this.queueName}:worker` },
+      prefix: this.prefix,
+      concurrency: this.concurrency,
+      lockDuration: this.lockDurationMs,
+    });
+    this.worker.on('error', (error) => this.onError(error, {}));
+    await this.worker.waitUntilReady();
+  }
+
+  async close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.worker?.close();
+      await this.queue.close();
+      await this.redis.quit().catch(() => this.redis.disconnect());
+    })();
+    return this.closing;
+  }
+
+  async ping(): Promise<void> {
+    await this.connected();
+    await this.withTimeout(this.redis.ping(), 'answer PING');
+  }
+
+  private async process(handler: DelayedJobHandler, job: Job<Payload>, token?: string): Promise<void> {
+    const jobId = job.id!;
+    const payload = job.data;
+    // BullMQ promotes a delayed job by the clock of whichever process looks; never run early by ours.
+    if (Date.now() < payload.dueAt) return this.retime(job, payload, token);
+    const slot: { rearm?: DelayedJob } = {};
+    this.running.set(jobId, slot);
+    let failure: { error: unknown } | undefined;
+    try {
+      await handler(fromPayload(payload));
+    } catch (error) {
+      failure = { error };
+    } finally {
+      this.running.delete(jobId);
+    }
+    // Re-scheduled while it ran: this same job becomes the new one (it cannot be removed while held).
+    if (slot.rearm) return this.retime(job, toPayload(slot.rearm), token);
+    if (failure) {
+      const attempt = job.attemptsMade + 1;
+      this.onError(failure.error, { id: payload.id, attempt, final: attempt >= (job.opts.attempts ?? 1) });
+      throw failure.error;
+    }
+  }
+
+  private async retime(job: Job<Payload>, payload: Payload, token?: string): Promise<never> {
+    if (payload !== job.data) await job.updateData(payload);
+    await job.moveToDelayed(payload.dueAt, token);
+    throw new DelayedError();
+  }
+
+  /**
+   * BullMQ waits for a connection without a time limit; a request must not. Waits for the
+   * connection at most `pingTimeoutMs` (covers start-up), then fails.
+   */
+  private async connected(): Promise<void> {
+    this.assertOpen();
+    if (this.redis.status === 'ready') return;
+    let onReady: () => void = () => undefined;
+    const ready = new Promise<void>((resolve) => {
+      onReady = resolve;
+      this.redis.once('ready', onReady);
+    });
+    try {
+      await this.withTimeout(ready, 'connect');
+    } finally {
+      this.redis.off('ready', onReady);
+    }
+  }
+
+  private async withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Redis did not ${what} within ${this.pingTimeoutMs} ms`)), this.pingTimeoutMs);
+    });
+    try {
+      return await Promise.race([promise, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closing) throw new Error('BullMqDelayedJobs: closed');
+  }
+}
+
+function toPayload(job: DelayedJob): Payload {
+  return { id: job.id, dueAt: job.dueAt.getTime(), data: job.data };
+}
+
+function fromPayload(payload: Payload): DelayedJob {
+  return { id: payload.id, dueAt: new Date(payload.dueAt), data: payload.data };
+}
+
+function cloneJob(job: DelayedJob): DelayedJob {
+  return { id: job.id, dueAt: new Date(job.dueAt.getTime()), data: JSON.parse(JSON.stringify(job.data)) };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
