@@ -37,7 +37,7 @@ export function isCheckedResource(resource: string): boolean {
 export function compileRequests(requests: ResourceVector): CompiledRequests {
   const names = Object.keys(requests)
     .filter((resource) => requests[resource] > 0 && isCheckedResource(resource))
-    .sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+    .sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1)); // keys are unique: never equal
   return { names, amounts: names.map((resource) => requests[resource]) };
 }
 
