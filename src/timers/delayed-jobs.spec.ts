@@ -114,19 +114,37 @@ async function removeQueue(queueName: string): Promise<void> {
 
 async function assertRedisReachable(): Promise<void> {
   const client = new IORedis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2_000 });
-  client.on('error', () => undefined);
+  let cause: unknown;
+  client.on('error', (error) => (cause = error));
   try {
     await client.connect();
     await client.ping();
   } catch (error) {
     throw new Error(
-      `Redis is not reachable at ${REDIS_URL} (${String(error)}). The BullMQ timer tests need it: set REDIS_URL, or start one with ` +
+      `Redis is not reachable at ${REDIS_URL} (${String(cause ?? error)}). The BullMQ timer tests need it: set REDIS_URL, or start one with ` +
         '`redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no`.',
     );
   } finally {
     client.disconnect();
   }
 }
+
+describe('BullMQ job ids', () => {
+  it.each([
+    ['evict:3f9c-11ef:1767225600000', 'evict%3A3f9c-11ef%3A1767225600000'],
+    ['plain-id', 'plain-id'],
+    ['100%', '100%25'],
+    ['a:b', 'a%3Ab'],
+    ['42', '%342'],
+    ['-7', '%2D7'],
+    ['007', '007'],
+    ['%3A', '%253A'],
+  ])('encodes job id %j as %j and back', (id, encoded) => {
+    expect(encodeJobId(id)).toBe(encoded);
+    expect(decodeJobId(encoded)).toBe(id);
+    expect(`${parseInt(encoded, 10)}`).not.toBe(encoded);
+  });
+});
 
 describe('BullMQ timers', () => {
   beforeAll(assertRedisReachable);
@@ -155,21 +173,6 @@ describe('BullMQ timers', () => {
   });
 
   describe('BullMqDelayedJobs', () => {
-    it.each([
-      ['evict:3f9c-11ef:1767225600000', 'evict%3A3f9c-11ef%3A1767225600000'],
-      ['plain-id', 'plain-id'],
-      ['100%', '100%25'],
-      ['a:b', 'a%3Ab'],
-      ['42', '%342'],
-      ['-7', '%2D7'],
-      ['007', '007'],
-      ['%3A', '%253A'],
-    ])('encodes job id %j as %j and back', (id, encoded) => {
-      expect(encodeJobId(id)).toBe(encoded);
-      expect(decodeJobId(encoded)).toBe(id);
-      expect(`${parseInt(encoded, 10)}`).not.toBe(encoded);
-    });
-
     it('runs each job exactly once across two replicas sharing one queue', async () => {
       const queueName = `replicas-${randomBytes(3).toString('hex')}`;
       const replicas = [bullmq(queueName), bullmq(queueName)];
