@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -24,7 +25,7 @@ export async function createApp(config: AppConfig, options: { logger?: PinoLogge
     disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
     bodyLimit: config.BODY_LIMIT_BYTES,
     requestIdHeader: 'x-request-id',
-    genReqId: (req) => {
+    genReqId: (req: IncomingMessage) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
@@ -60,7 +61,7 @@ function installBodyParsers(fastify: FastifyInstance): void {
   fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done) => {
     if (isRawRoute(request)) return done(null, body);
     if (String(body).trim() === '') return done(null, undefined);
-    parseJson(request, body, done);
+    parseJson(request, String(body), done);
   });
   fastify.addContentTypeParser(['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml', 'text/plain'], { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done) => {
     if (isRawRoute(request)) return done(null, body);

@@ -7,6 +7,7 @@ import type { AppConfig } from './config/config.schema';
 import { CoreModule } from './core/core.module';
 import { formatGraphQLError } from './graphql/format-error';
 import { complexityLimit, depthLimit } from './graphql/query-limits';
+import { InventoryModule } from './inventory/inventory.module';
 import { OpsModule } from './ops/ops.module';
 import { SystemResolver } from './graphql/system.resolver';
 
@@ -19,6 +20,7 @@ export class AppModule {
       imports: [
         CoreModule.register(config),
         OpsModule,
+        InventoryModule,
         GraphQLModule.forRoot<ApolloDriverConfig>({
           driver: ApolloDriver,
           path: '/graphql',
@@ -27,7 +29,8 @@ export class AppModule {
           graphiql: false,
           introspection: true,
           validationRules: [depthLimit(config.GRAPHQL_MAX_DEPTH)],
-          plugins: [complexityLimit(config.GRAPHQL_MAX_COMPLEXITY)],
+          // The cast bridges @apollo/server's CJS and ESM type declarations, which TypeScript sees as distinct.
+          plugins: [complexityLimit(config.GRAPHQL_MAX_COMPLEXITY) as never],
           formatError: formatGraphQLError,
           subscriptions: { 'graphql-ws': { path: '/graphql' } },
         }),

@@ -36,6 +36,11 @@ export class UnitOfWork {
     return this.clock.now();
   }
 
+  /** The client for reads outside a mutation. */
+  get db(): Db {
+    return this.database.prisma;
+  }
+
   async run<T>(actor: Actor, work: (tx: Db, changes: ChangeSet) => Promise<T>, options: { timeoutMs?: number } = {}): Promise<{ result: T; changes: ChangeSet }> {
     const changes = new ChangeSet(actor);
     let events: TaintwiseEvent[] = [];

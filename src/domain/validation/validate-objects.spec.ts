@@ -1,3 +1,4 @@
+import type { NodeObject, PodObject } from './validate-objects';
 import { validateNodeObject, validatePodSpecObject, validateNamespaceName, validateResourceList } from './validate-objects';
 
 const options = { comparisonOperators: true };
@@ -16,7 +17,7 @@ describe('validateNodeObject (B.2.2 and ValidateNode)', () => {
     { description: 'B.2.2 negative allocatable is rejected', input: { ...node, allocatable: { memory: '-1Gi' } }, fields: ['allocatable[memory]'] },
     { description: 'B.2.2 condition status must be True, False or Unknown', input: { ...node, conditions: [{ type: 'Ready', status: 'Yes' }] }, fields: ['conditions[0].status'] },
     { description: 'B.2.2 condition type is required', input: { ...node, conditions: [{ type: '', status: 'True' }] }, fields: ['conditions[0].type'] },
-  ])('$description', ({ input, fields }) => {
+  ] as Array<{ description: string; input: NodeObject; fields: string[] }>)('$description', ({ input, fields }) => {
     expect(validateNodeObject(input).map((e) => e.field)).toEqual(fields);
   });
 
@@ -42,7 +43,7 @@ describe('validatePodSpecObject (B.2.1 and the scheduling part of ValidatePodSpe
     { description: 'resource quantities must parse', input: { ...pod, resources: { requests: { cpu: 'x' }, limits: { 'example.com/dongle': '1' } } }, fields: ['resources.requests[cpu]'] },
     { description: 'extended resource names are qualified names', input: { ...pod, resources: { requests: { 'bad name/x/y': '1' } } }, fields: ['resources.requests[bad name/x/y]'] },
     { description: 'phase must be known', input: { ...pod, phase: 'Sleeping' }, fields: ['phase'] },
-  ])('$description', ({ input, fields }) => {
+  ] as Array<{ description: string; input: PodObject; fields: string[] }>)('$description', ({ input, fields }) => {
     expect(validatePodSpecObject(input, options).map((e) => e.field)).toEqual(fields);
   });
 });

@@ -1,0 +1,25 @@
+import { Global, Module } from '@nestjs/common';
+import { EventBus } from '../events/event-bus';
+import { EvictionPlanner } from '../evictions/eviction-planner';
+import { ChangeFeedService } from '../snapshot/change-feed.service';
+import { SnapshotService } from '../snapshot/snapshot.service';
+import { NodeRepository } from './node.repository';
+import { NodeService } from './node.service';
+import { PodRepository } from './pod.repository';
+import { PodService } from './pod.service';
+import { NodesController } from './rest/nodes.controller';
+import { PodsController } from './rest/pods.controller';
+import { UnitOfWork } from './unit-of-work';
+
+/**
+ * The stored inventory and everything that writes it: repositories, the unit of work, the snapshot
+ * it keeps fresh, the eviction planner every write consults, and the node/pod use cases.
+ * Global because decisions, evictions and the transports all read it.
+ */
+@Global()
+@Module({
+  controllers: [NodesController, PodsController],
+  providers: [NodeRepository, PodRepository, UnitOfWork, SnapshotService, EventBus, EvictionPlanner, NodeService, PodService, ChangeFeedService],
+  exports: [NodeRepository, PodRepository, UnitOfWork, SnapshotService, EventBus, EvictionPlanner, NodeService, PodService],
+})
+export class InventoryModule {}
