@@ -58,13 +58,18 @@ export interface TextPosition {
  * mapping errors concern one item, which is then left out while the rest is imported.
  */
 export interface ImportError {
-  /** 0-based index of the item in the flattened input; for decode errors, of the document. */
+  /** 0-based index of the item among all items of all documents; for decode errors, of the document. */
   index: number;
-  /** The item's kind (`Node`, `Pod`, `NodeList`, ...), or `Document` for decode errors. */
+  /** 0-based index of the document holding the item (mapping errors). */
+  document?: number;
+  /**
+   * The item's kind (`Node`, `Pod`, `Unknown` when it cannot be told); for decode errors `Document`,
+   * or the list's kind when its envelope is wrong (`PodList` with `items` not an array).
+   */
   kind: string;
   /** `name` for nodes, `namespace/name` for pods, when known. */
   name?: string;
-  /** Where in the input: `items[3].spec.taints[0].effect` (relative to the document). */
+  /** Where in the document: `items[3].spec.taints[0].effect`. */
   field?: string;
   message: string;
   /** Decode errors only. */

@@ -327,7 +327,7 @@ describe('real cluster dumps (/work/shared/real-clusters, PROVENANCE.md)', () =>
 
   it('covers all 14 files, with the sha256 sums PROVENANCE.md lists', () => {
     const provenance = readFileSync(resolve(REAL_CLUSTERS, 'PROVENANCE.md'), 'utf8');
-    const listed = [...provenance.matchAll(/^([0-9a-f]{64}) {2}(\S+)$/gm)].map(([, sha, file]) => [file, sha]);
+    const listed = [...provenance.matchAll(/^([0-9a-f]{64}) {2}(\S+)$/gm)].map(([, sha, file]): [string, string] => [file, sha]);
     expect(listed).toHaveLength(14);
     expect(new Map(listed)).toEqual(new Map(CASES.map((c) => [c.file, c.sha256])));
   });
