@@ -34,6 +34,15 @@ export interface OpenDatabaseOptions {
   applicationName?: string;
 }
 
+/**
+ * An open inventory database.
+ *
+ * PGlite is ONE connection: its adapter runs one transaction at a time, and a query issued outside a
+ * transaction waits until the running one ends. So inside `prisma.$transaction(async (tx) => ...)`
+ * use `tx` only: a query on `prisma` there waits for the transaction that waits for it, until the
+ * transaction's `timeout` fails it (P2028). On PostgreSQL the same mistake silently runs outside the
+ * transaction; the tests on both storages catch it.
+ */
 export interface Database {
   readonly kind: DatabaseKind;
   readonly prisma: PrismaClient;
@@ -84,8 +93,7 @@ async function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): 
   let migrations: MigrationResult = { applied: [], alreadyApplied: [], checksumMismatches: [], unknownApplied: [] };
   if (options.migrate !== false) {
     // Migrations run on their own connection without statement_timeout: DDL on a big table may be slow.
-    const client = new Client({ ...config, statement_timeout: undefined });
-    await client.connect();
+    const client = await connectClient({ ...config, statement_timeout: undefined });
     try {
       migrations = await applyMigrations(pgSession(client), { migrationsDir: options.migrationsDir, log });
     } finally {
@@ -106,10 +114,8 @@ async function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): 
     prisma,
     databaseUrl,
     migrations,
-    async newPgClient() {
-      const client = new Client(config);
-      await client.connect();
-      return client;
+    newPgClient() {
+      return connectClient(config);
     },
     async ping() {
       await pool.query('SELECT 1');
@@ -124,6 +130,20 @@ async function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): 
   };
 }
 
+/** Connects one client; the error names the server (never the password). */
+async function connectClient(config: PoolConfig): Promise<Client> {
+  const client = new Client(config);
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => {});
+    const url = new URL(config.connectionString ?? 'postgres://unknown');
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`cannot connect to PostgreSQL at ${url.host}${url.pathname}: ${reason}`, { cause: error });
+  }
+  return client;
+}
+
 /**
  * Applies the migrations and closes again, without a Prisma client (scripts/migrate.mjs,
  * `npm run migrate`). Same database choice as openDatabase.
@@ -131,8 +151,7 @@ async function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): 
 export async function migrateDatabase(options: Omit<OpenDatabaseOptions, 'migrate'>): Promise<MigrationResult> {
   const log = options.log ?? (() => {});
   if (options.databaseUrl) {
-    const client = new Client({ ...pgConfig(options.databaseUrl, options), statement_timeout: undefined });
-    await client.connect();
+    const client = await connectClient({ ...pgConfig(options.databaseUrl, options), statement_timeout: undefined });
     try {
       return await applyMigrations(pgSession(client), { migrationsDir: options.migrationsDir, log });
     } finally {
