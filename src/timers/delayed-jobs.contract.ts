@@ -21,6 +21,8 @@ export interface DelayedJobsHarness {
   /** The adapter's retry policy: total runs per firing, and the first backoff. */
   attempts: number;
   backoffMs: number;
+  /** What the adapter reported to its `onError` about handler failures, in order. */
+  handlerErrors: Array<{ id?: string; attempt?: number; final?: boolean }>;
   /** Closes the timers and removes whatever the harness created (queues, keys). */
   dispose(): Promise<void>;
 }
@@ -45,11 +47,13 @@ export function describeDelayedJobsContract(
   describe(`DelayedJobs contract: ${name}`, () => {
     let h: DelayedJobsHarness;
     let fired: Firing[];
+    let runsById: Map<string, number>;
     /** Per-id behaviour of the handler; default: record and succeed. */
     let behaviour: Map<string, (job: DelayedJob, run: number) => Promise<void>>;
 
     const record = async (job: DelayedJob): Promise<void> => {
-      const run = fired.filter((f) => f.id === job.id).length + 1;
+      const run = (runsById.get(job.id) ?? 0) + 1;
+      runsById.set(job.id, run);
       fired.push({ id: job.id, at: h.now(), dueAt: job.dueAt.getTime(), data: job.data });
       await behaviour.get(job.id)?.(job, run);
     };
@@ -72,6 +76,7 @@ export function describeDelayedJobsContract(
     beforeEach(async () => {
       h = await factory();
       fired = [];
+      runsById = new Map();
       behaviour = new Map();
       await h.timers.start(record);
     });
@@ -200,6 +205,9 @@ export function describeDelayedJobsContract(
       await waitFor(() => fired.length === h.attempts, allBackoffs + h.attempts * h.toleranceMs, 'every attempt');
       await h.advance(allBackoffs + 200);
       expect(firingsOf('broken')).toHaveLength(h.attempts);
+      expect(h.handlerErrors).toEqual(
+        Array.from({ length: h.attempts }, (_, i) => ({ id: 'broken', attempt: i + 1, final: i + 1 === h.attempts })),
+      );
       expect(await h.timers.list()).toEqual([]);
       behaviour.delete('broken');
       await h.timers.schedule(job('broken', 0));

@@ -16,9 +16,15 @@ const macrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
 // In-process adapter: the contract on a ManualClock (deterministic, no sleeping), then once more on
 // the system clock to prove the real timer.
 
+type HandlerErrors = DelayedJobsHarness['handlerErrors'];
+const collectInto = (errors: HandlerErrors) => (_error: unknown, context: HandlerErrors[number]) => {
+  if (context.id) errors.push(context);
+};
+
 describeDelayedJobsContract('in-process, ManualClock', async () => {
   const clock = new ManualClock();
-  const timers = new InProcessDelayedJobs({ clock, retry });
+  const handlerErrors: HandlerErrors = [];
+  const timers = new InProcessDelayedJobs({ clock, retry, onError: collectInto(handlerErrors) });
   return {
     timers,
     now: () => clock.now().getTime(),
@@ -30,13 +36,15 @@ describeDelayedJobsContract('in-process, ManualClock', async () => {
     realTime: false,
     toleranceMs: 5,
     ...retry,
+    handlerErrors,
     dispose: () => timers.close(),
   } satisfies DelayedJobsHarness;
 });
 
 describeDelayedJobsContract('in-process, system clock', async () => {
-  const timers = new InProcessDelayedJobs({ clock: systemClock, retry });
-  return { timers, now: Date.now, advance: sleep, realTime: true, toleranceMs: 100, ...retry, dispose: () => timers.close() };
+  const handlerErrors: HandlerErrors = [];
+  const timers = new InProcessDelayedJobs({ clock: systemClock, retry, onError: collectInto(handlerErrors) });
+  return { timers, now: Date.now, advance: sleep, realTime: true, toleranceMs: 100, ...retry, handlerErrors, dispose: () => timers.close() };
 });
 
 describe('InProcessDelayedJobs', () => {
@@ -155,7 +163,8 @@ describe('BullMQ timers', () => {
 
   describeDelayedJobsContract('BullMQ on Redis', async () => {
     const queueName = `contract-${randomBytes(3).toString('hex')}`;
-    const timers = bullmq(queueName);
+    const handlerErrors: HandlerErrors = [];
+    const timers = bullmq(queueName, { onError: collectInto(handlerErrors) });
     await timers.ping();
     return {
       timers,
@@ -164,6 +173,7 @@ describe('BullMQ timers', () => {
       realTime: true,
       toleranceMs: 1_000,
       ...retry,
+      handlerErrors,
       dispose: async () => {
         await timers.close();
         await removeQueue(queueName);
