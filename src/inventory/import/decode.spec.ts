@@ -207,3 +207,20 @@ describe('decodeManifests: speed', () => {
     expect(elapsed).toBeLessThan(2000);
   });
 });
+
+describe('decodeManifests: hostile YAML', () => {
+  it('refuses an alias bomb instead of expanding it', () => {
+    const lines = ['a0: &a0 ["x", "x", "x", "x", "x", "x", "x", "x", "x", "x"]'];
+    for (let i = 1; i <= 9; i++) lines.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]`);
+    lines.push('kind: Node', 'metadata:', '  name: boom', '  labels: *a9');
+    const start = performance.now();
+    const result = decodeManifests(lines.join('\n'), 'application/yaml');
+    expect(performance.now() - start).toBeLessThan(1000);
+    expect(result.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/^the YAML expands to more than \d+ values through aliases/) })]);
+  });
+
+  it('accepts a few harmless aliases', () => {
+    const body = 'kind: Pod\nmetadata:\n  name: p\n  labels: &l {app: web}\nspec:\n  nodeSelector: *l\n  containers: []\n';
+    expect(decodeManifests(body, 'application/yaml').errors).toEqual([]);
+  });
+});

@@ -119,6 +119,12 @@ function decodeYaml(text: string): DecodeResult {
     throw e;
   }
   const documents = loaded.filter((doc) => doc !== null && doc !== undefined);
+  // Without aliases a document has at most one node per character; aliases can make it exponential
+  // ("billion laughs"). kubectl never writes aliases, so a generous linear budget is safe.
+  const budget = 2 * text.length + 1000;
+  if (expandedNodeCount(documents, budget) > budget) {
+    return { documents: [], notes: [], format: 'yaml', errors: [documentError(0, `the YAML expands to more than ${budget} values through aliases (*anchor references); refusing it`)] };
+  }
   if (documents.length === 0) {
     return { documents, notes: [], format: 'yaml', errors: [documentError(0, 'the body holds no YAML document (only comments or separators)')] };
   }
@@ -143,4 +149,25 @@ export function envelopeProblems(doc: unknown, index: number): ImportError[] {
     return [documentError(index, `${ordinal} (${kind ?? 'a list'}): items must be an array, not ${typeName(obj.items)}`, { kind: kind ?? 'Document', field: 'items' })];
   }
   return [];
+}
+
+/** Values in `roots` counting every alias use again, stopping as soon as the count passes `limit`. */
+export function expandedNodeCount(roots: unknown[], limit: number): number {
+  const stack: unknown[] = [...roots];
+  let count = 0;
+  while (stack.length > 0 && count <= limit) {
+    const value = stack.pop();
+    count++;
+    if (Array.isArray(value)) {
+      for (const item of value) stack.push(item);
+    } else if (typeof value === 'object' && value !== null) {
+      for (const key in value) {
+        if (Object.hasOwn(value, key)) {
+          count++;
+          stack.push((value as Record<string, unknown>)[key]);
+        }
+      }
+    }
+  }
+  return count;
 }

@@ -89,7 +89,8 @@ export function stringMap(value: unknown, field: string, p: Problems): Record<st
   const out: Record<string, string> = {};
   if (!obj) return out;
   for (const [key, entry] of Object.entries(obj)) {
-    if (typeof entry === 'string') out[key] = entry;
+    if (key === '__proto__') p.add(`${field}[${JSON.stringify(key)}]`, 'Invalid value: not a valid key');
+    else if (typeof entry === 'string') out[key] = entry;
     else wrongType(p, `${field}[${JSON.stringify(key)}]`, 'a string', entry);
   }
   return out;
@@ -104,7 +105,8 @@ export function quantityMap(value: unknown, field: string, p: Problems): Record<
   if (!obj) return undefined;
   const out: Record<string, string> = {};
   for (const [key, entry] of Object.entries(obj)) {
-    if (typeof entry === 'string') out[key] = entry;
+    if (key === '__proto__') p.add(`${field}[${JSON.stringify(key)}]`, 'Invalid value: not a valid resource name');
+    else if (typeof entry === 'string') out[key] = entry;
     else if (typeof entry === 'number' && Number.isFinite(entry)) out[key] = String(entry);
     else wrongType(p, `${field}[${JSON.stringify(key)}]`, 'a quantity string', entry);
   }

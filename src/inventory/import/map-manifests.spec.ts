@@ -402,3 +402,19 @@ describe('parseImportBody', () => {
     });
   });
 });
+
+describe('mapManifests: odd documents', () => {
+  it('numbers documents as given, even after a non-object one', () => {
+    const result = mapManifests([42, { kind: 'NodeList', items: [{ metadata: {} }] }], NOW);
+    expect(result.errors).toEqual([
+      { index: 0, document: 0, kind: 'Document', message: 'document 1 is a number 42; expected a Kubernetes object' },
+      expect.objectContaining({ index: 0, document: 1, kind: 'Node', field: 'items[0].metadata.name' }),
+    ]);
+  });
+
+  it('reports a __proto__ label key instead of dropping it silently', () => {
+    const result = mapManifests(JSON.parse('[{"kind":"Node","metadata":{"name":"n","labels":{"__proto__":"x"}}}]'), NOW);
+    expect(result.errors.map((e) => e.message)).toEqual(['metadata.labels["__proto__"]: Invalid value: not a valid key']);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+});

@@ -90,7 +90,10 @@ function flatten(documents: readonly unknown[], errors: ImportError[]): FlatItem
     }
     items.push({ index: items.length, document, path, value, listItemKind });
   };
-  documents.forEach((doc, document) => visit(doc, document, '', undefined, 0));
+  documents.forEach((doc, document) => {
+    if (isObject(doc) || Array.isArray(doc)) visit(doc, document, '', undefined, 0);
+    else errors.push({ index: items.length, document, kind: 'Document', message: `document ${document + 1} is ${describeValue(doc)}; expected a Kubernetes object` });
+  });
   return items;
 }
 
@@ -131,12 +134,7 @@ export function mapManifests(documents: readonly unknown[], now: Date): MapResul
   const nodeNames = new Map<string, number>();
   const podKeys = new Map<string, number>();
 
-  for (const doc of documents) {
-    if (!isObject(doc) && !Array.isArray(doc)) {
-      errors.push({ index: 0, kind: 'Document', message: `a document is ${describeValue(doc)}; expected a Kubernetes object` });
-    }
-  }
-  const items = flatten(documents.filter((doc) => isObject(doc) || Array.isArray(doc)), errors);
+  const items = flatten(documents, errors);
   summary.items = items.length;
 
   for (const item of items) {
