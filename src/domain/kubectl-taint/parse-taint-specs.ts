@@ -79,7 +79,7 @@ export function parseTaintSpecs(specs: readonly string[]): TaintChanges {
     if (parsed.effect === '') throw new KubectlTaintError('InvalidSpec', `invalid taint spec: ${spec}`);
     const identity = JSON.stringify([parsed.key, parsed.effect]);
     if (added.has(identity)) {
-      throw new KubectlTaintError('DuplicateTaint', `duplicated taints with the same key and effect: ${goTaintValue(parsed)}`);
+      throw new KubectlTaintError('InvalidSpec', `duplicated taints with the same key and effect: ${goTaintValue(parsed)}`);
     }
     added.add(identity);
     add.push(parsed.value === '' ? { key: parsed.key, effect: parsed.effect } : { key: parsed.key, value: parsed.value, effect: parsed.effect });
