@@ -77,6 +77,13 @@ export function decodeJobId(jobId: string): string {
  * reconciler repairs from the database, as it repairs a lost Redis. Two processes re-scheduling one
  * id at the same instant end with one of the two jobs: callers serialize per id (the eviction row).
  *
+ * Timing: a Worker blocks on Redis until the next delayed job is due, so `drainDelay` does not
+ * matter here; Redis resolves that block at its `hz` tick (default 10/s), so an idle worker fires
+ * 0–100 ms late (`hz 100` in redis.conf brings it to a few ms). Bursts are bounded by throughput
+ * (≈ 5,000 jobs/s on 2 shared cores, concurrency 32–100): add replicas, not concurrency, beyond that.
+ * A replica that dies mid-handler keeps the job locked for `lockDurationMs`, after which another
+ * replica runs it again (BullMQ's stalled-job check, every 30 s).
+ *
  * Close order: `close()` this before the database the handlers use (it waits for running handlers).
  */
 export class BullMqDelayedJobs implements DelayedJobs {

@@ -15,7 +15,8 @@
  *   happen here. `schedule` of an id whose handler is running right now takes effect after that run:
  *   the new job fires at its own `dueAt`, never concurrently with the running one.
  * - `cancel(id)` removes a pending job and says whether there was one; a job whose handler is
- *   already running is not pending (the handler re-checks the world anyway).
+ *   already running is not pending (the handler re-checks the world anyway) — if that run fails,
+ *   its retry is pending again, and cancellable.
  * - A handler that throws is retried a few times with a short backoff, then dropped (and reported
  *   to the adapter's `onError`). Handlers must be idempotent: a crash between the handler's success
  *   and its acknowledgement runs it again.
