@@ -157,6 +157,11 @@ const cases: Array<{
     expected: { feasibleCount: 1, nodes: [] },
   },
   {
+    description: 'API.md a NaN limit is no limit',
+    pod: pod(), nodes: [node('a'), node('b', { taints: [gpu] })], options: { limit: NaN },
+    expected: { order: ['a:100', 'b:x'] },
+  },
+  {
     description: 'API.md unsorted input is still answered by score then name',
     pod: pod(), nodes: [node('d', { taints: [gpu] }), node('c'), node('b', { taints: [spot] }), node('a', { taints: [gpu] }), node('e')],
     expected: { order: ['c:100', 'e:100', 'b:0', 'a:x', 'd:x'] },

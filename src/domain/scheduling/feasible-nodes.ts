@@ -20,7 +20,10 @@ export interface FeasibleNode {
 export interface InfeasibleNode {
   name: string;
   feasible: false;
-  /** Every failing check, in plugin order (SEMANTICS A.2); TaintToleration names the first untolerated taint. */
+  /**
+   * Every failing check, in plugin order (SEMANTICS A.2); TaintToleration names the first untolerated
+   * taint. Equal reasons are the same object within one answer: read-only.
+   */
   reasons: FilterReason[];
 }
 
@@ -45,12 +48,12 @@ export interface FeasibleNodesOptions {
 /** What a node's taint list means for this pod; identical lists share one verdict per call. */
 interface TaintVerdict {
   untolerated: Taint | undefined;
-  /** The TaintToleration reason text counted in the message, when `untolerated` is set. */
-  message: string;
+  /** The TaintToleration reason, when `untolerated` is set. */
+  reason: FilterReason | undefined;
   preferCount: number;
+  /** Nodes with this taint list whose first failure is TaintToleration (for the message). */
+  firstFailures: number;
 }
-
-const NO_TAINTS: TaintVerdict = { untolerated: undefined, message: '', preferCount: 0 };
 
 // One bit per filter plugin, lowest bit = earliest plugin (B.4.3 order).
 const UNSCHEDULABLE = 1;
@@ -61,14 +64,18 @@ const RESOURCES = 8;
 /**
  * Runs the filter plugins (NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit, in
  * upstream order, B.4.3) and, over the feasible nodes only, the TaintToleration and NodeAffinity score
- * plugins, for one pod against candidate nodes. Pure: reads nothing but its arguments.
+ * plugins, for one pod against candidate nodes. Pure: the answer depends on the arguments only.
  *
- * Built for thousands of nodes per request: the pod is compiled once; the taint verdict is computed
- * once per distinct taint ARRAY (the snapshot interns identical taint lists, so a `Map` keyed by the
- * array object collapses 5,000 nodes to a handful of verdicts); the per-node loop writes into typed
- * arrays and allocates nothing; nodes are ordered by a counting sort on the integer score (0..100)
- * that keeps input order within a score, the input being sorted by name (if it is not, it is sorted
- * once); answer objects are built only for the nodes the `limit` keeps.
+ * Built for thousands of nodes per request: the pod is compiled once (pass a {@link CompiledPod} to
+ * reuse it); the taint verdict is computed once per distinct taint ARRAY (the snapshot interns
+ * identical taint lists, so a `Map` keyed by the array object collapses 5,000 nodes to a handful of
+ * verdicts; un-interned arrays are still correct, only slower); the per-node loop writes into reused
+ * typed arrays and allocates nothing; the message is counted with integers; nodes are ordered by a
+ * counting sort on the integer score (0..100) that keeps input order within a score, the input being
+ * sorted by name (checked on the way; if it is not, indexes are sorted by name once); answer objects
+ * are built only for the nodes `limit` keeps.
+ * @example decideFeasibleNodes({ spec: { tolerations: [] } }, nodes, { limit: 100 }).message
+ *   // '3/5 nodes are available: 2 node(s) had untolerated taint {dedicated: gpu}.'
  */
 export function decideFeasibleNodes(
   pod: CompiledPod | PodToPlace,
@@ -79,19 +86,19 @@ export function decideFeasibleNodes(
   const redact = options.redactTaints ?? false;
   const { filterTolerations, preferTolerations, matchOptions, requiredAffinity, preferredAffinity, requests } = compiled;
   const scoresAffinity = preferredAffinity.length > 0;
-  const insufficientMessages = requests.names.map((name) => insufficientResourceReason(name).message);
-  const tooManyPodsMessage = insufficientResourceReason('pods').message;
 
+  const noTaints: TaintVerdict = { untolerated: undefined, reason: undefined, preferCount: 0, firstFailures: 0 };
   const verdicts = new Map<readonly Taint[], TaintVerdict>();
   const verdictOf = (taints: readonly Taint[]): TaintVerdict => {
-    if (taints.length === 0) return NO_TAINTS;
+    if (taints.length === 0) return noTaints;
     let verdict = verdicts.get(taints);
     if (verdict === undefined) {
       const untolerated = firstUntoleratedFilterTaint(taints, filterTolerations, matchOptions);
       verdict = {
         untolerated,
-        message: untolerated ? untoleratedTaintReason(untolerated, redact).message : '',
+        reason: untolerated ? untoleratedTaintReason(untolerated, redact) : undefined,
         preferCount: countIntolerablePreferNoSchedule(taints, preferTolerations, matchOptions),
+        firstFailures: 0,
       };
       verdicts.set(taints, verdict);
     }
@@ -99,11 +106,13 @@ export function decideFeasibleNodes(
   };
 
   const count = nodes.length;
-  const failures = new Uint8Array(count);
-  const taintRaw = new Int32Array(count);
-  const affinityRaw = new Float64Array(count);
-  const reasonCounts = new Map<string, number>();
-  const countReason = (message: string) => reasonCounts.set(message, (reasonCounts.get(message) ?? 0) + 1);
+  const { failures, taintRaw, affinityRaw, scores, ranked } = scratchFor(count);
+  const checkUnschedulable = !compiled.toleratesUnschedulable;
+  // First-failure counters for the message, kept as integers in the loop and named at the end.
+  let unschedulableFirst = 0;
+  let affinityFirst = 0;
+  let tooManyPodsFirst = 0;
+  const insufficientFirst = new Int32Array(requests.names.length);
   let feasibleCount = 0;
   let maxTaintRaw = 0;
   let maxAffinityRaw = 0;
@@ -116,46 +125,53 @@ export function decideFeasibleNodes(
     previousName = node.name;
 
     let failed = 0;
-    if (node.unschedulable && !compiled.toleratesUnschedulable) failed |= UNSCHEDULABLE;
+    if (checkUnschedulable && node.unschedulable) failed |= UNSCHEDULABLE;
     const verdict = verdictOf(node.taints);
     if (verdict.untolerated !== undefined) failed |= TAINT;
     if (requiredAffinity !== undefined && !requiredAffinity(node)) failed |= AFFINITY;
     if (!fitsResources(requests, node)) failed |= RESOURCES;
 
+    failures[i] = failed;
     if (failed === 0) {
       feasibleCount++;
       const taintScore = verdict.preferCount;
       taintRaw[i] = taintScore;
       if (taintScore > maxTaintRaw) maxTaintRaw = taintScore;
-      if (scoresAffinity) {
-        const weight = preferredAffinityWeight(preferredAffinity, node);
-        affinityRaw[i] = weight;
-        if (weight > maxAffinityRaw) maxAffinityRaw = weight;
-      }
+      const weight = scoresAffinity ? preferredAffinityWeight(preferredAffinity, node) : 0;
+      affinityRaw[i] = weight;
+      if (weight > maxAffinityRaw) maxAffinityRaw = weight;
       continue;
     }
-    failures[i] = failed;
     // The aggregate message counts each node once, by its first failing plugin (A.2, B.4.3).
-    if (failed & UNSCHEDULABLE) countReason(UNSCHEDULABLE_MESSAGE);
-    else if (failed & TAINT) countReason(verdict.message);
-    else if (failed & AFFINITY) countReason(NODE_AFFINITY_MESSAGE);
+    if (failed & UNSCHEDULABLE) unschedulableFirst++;
+    else if (failed & TAINT) verdict.firstFailures++;
+    else if (failed & AFFINITY) affinityFirst++;
     else countInsufficient(node);
   }
 
   function countInsufficient(node: SchedulingNode): void {
     const allocatable = node.allocatable!; // RESOURCES only fails with an allocatable
     const requested = node.requested;
-    if (allocatable.pods !== undefined && (requested.pods ?? 0) + 1 > allocatable.pods) countReason(tooManyPodsMessage);
+    if (allocatable.pods !== undefined && (requested.pods ?? 0) + 1 > allocatable.pods) tooManyPodsFirst++;
     for (let r = 0; r < requests.names.length; r++) {
       const name = requests.names[r];
-      if (requests.amounts[r] > (allocatable[name] ?? 0) - (requested[name] ?? 0)) countReason(insufficientMessages[r]);
+      if (requests.amounts[r] > (allocatable[name] ?? 0) - (requested[name] ?? 0)) insufficientFirst[r]++;
     }
   }
+
+  const reasonCounts = new Map<string, number>();
+  const countReason = (message: string, times: number) => {
+    if (times > 0) reasonCounts.set(message, (reasonCounts.get(message) ?? 0) + times);
+  };
+  countReason(UNSCHEDULABLE_MESSAGE, unschedulableFirst);
+  for (const verdict of verdicts.values()) if (verdict.reason) countReason(verdict.reason.message, verdict.firstFailures);
+  countReason(NODE_AFFINITY_MESSAGE, affinityFirst);
+  countReason(insufficientResourceReason('pods').message, tooManyPodsFirst);
+  requests.names.forEach((name, r) => countReason(insufficientResourceReason(name).message, insufficientFirst[r]));
 
   // Scores of feasible nodes, and a counting sort by score (descending), stable in name order.
   const order = sortedByName ? undefined : nameOrder(nodes);
   const at = (position: number) => (order === undefined ? position : order[position]);
-  const scores = new Uint8Array(count);
   const bucketStart = new Int32Array(MAX_NODE_SCORE + 2);
   for (let i = 0; i < count; i++) {
     if (failures[i] !== 0) continue;
@@ -169,10 +185,9 @@ export function decideFeasibleNodes(
   }
   for (let b = 1; b < bucketStart.length; b++) bucketStart[b] += bucketStart[b - 1];
 
-  const limit = Math.max(0, Math.min(options.limit ?? count, count));
+  const limit = Number.isNaN(options.limit) ? count : Math.max(0, Math.min(options.limit ?? count, count));
   const answer: Array<FeasibleNode | InfeasibleNode> = [];
   if (limit > 0 && feasibleCount > 0) {
-    const ranked = new Int32Array(feasibleCount);
     for (let p = 0; p < count; p++) {
       const i = at(p);
       if (failures[i] === 0) ranked[bucketStart[MAX_NODE_SCORE - scores[i]]++] = i;
@@ -190,20 +205,52 @@ export function decideFeasibleNodes(
       });
     }
   }
+  // Reason objects are shared by the nodes of one answer (read-only): one per distinct reason.
+  const unschedulableReason = { ...UNSCHEDULABLE_REASON };
+  const affinityReason = { ...NODE_AFFINITY_REASON };
+  const resourceReasons = new Map<string, FilterReason>();
+  const resourceReason = (resource: string) => {
+    let reason = resourceReasons.get(resource);
+    if (reason === undefined) resourceReasons.set(resource, (reason = insufficientResourceReason(resource)));
+    return reason;
+  };
   for (let p = 0; p < count && answer.length < limit; p++) {
     const i = at(p);
     const failed = failures[i];
     if (failed === 0) continue;
     const node = nodes[i];
     const reasons: FilterReason[] = [];
-    if (failed & UNSCHEDULABLE) reasons.push({ ...UNSCHEDULABLE_REASON });
-    if (failed & TAINT) reasons.push(untoleratedTaintReason(verdictOf(node.taints).untolerated!, redact));
-    if (failed & AFFINITY) reasons.push({ ...NODE_AFFINITY_REASON });
-    if (failed & RESOURCES) for (const resource of insufficientResources(requests, node)) reasons.push(insufficientResourceReason(resource));
+    if (failed & UNSCHEDULABLE) reasons.push(unschedulableReason);
+    if (failed & TAINT) reasons.push(verdictOf(node.taints).reason!);
+    if (failed & AFFINITY) reasons.push(affinityReason);
+    if (failed & RESOURCES) for (const resource of insufficientResources(requests, node)) reasons.push(resourceReason(resource));
     answer.push({ name: node.name, feasible: false, reasons });
   }
 
   return { totalNodes: count, feasibleCount, message: fitErrorMessage(feasibleCount, count, reasonCounts), nodes: answer };
+}
+
+/**
+ * Per-node working arrays, reused from call to call (allocating and zeroing ~100 kB of typed arrays
+ * per request showed up in profiles). Safe because a call runs to completion without yielding and
+ * every slot it reads is written first in that same call; nothing of them escapes into the answer.
+ */
+let scratch = allocateScratch(1024);
+
+function allocateScratch(capacity: number) {
+  return {
+    capacity,
+    failures: new Uint8Array(capacity),
+    taintRaw: new Int32Array(capacity),
+    affinityRaw: new Float64Array(capacity),
+    scores: new Uint8Array(capacity),
+    ranked: new Int32Array(capacity),
+  };
+}
+
+function scratchFor(count: number) {
+  if (scratch.capacity < count) scratch = allocateScratch(Math.max(count, scratch.capacity * 2));
+  return scratch;
 }
 
 function isCompiled(pod: CompiledPod | PodToPlace): pod is CompiledPod {

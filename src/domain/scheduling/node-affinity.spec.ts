@@ -2,6 +2,7 @@ import {
   compileNodeSelectorTerm,
   compilePreferredNodeAffinity,
   compileRequiredNodeAffinity,
+  integerComparator,
   parseGoInt64,
   preferredAffinityWeight,
   type AffinityTarget,
@@ -107,6 +108,25 @@ describe('compilePreferredNodeAffinity / preferredAffinityWeight (NodeAffinity s
     const compiled = compilePreferredNodeAffinity(pod);
     expect(compiled).toHaveLength(terms);
     expect(preferredAffinityWeight(compiled, target)).toBe(expected);
+  });
+});
+
+describe('integerComparator (Gt/Lt label values)', () => {
+  it.each([
+    { description: 'NodeAffinity: greater', bound: 8n, text: '16', expected: 1 },
+    { description: 'NodeAffinity: smaller', bound: 8n, text: '4', expected: -1 },
+    { description: 'NodeAffinity: equal', bound: 8n, text: '8', expected: 0 },
+    { description: 'NodeAffinity: leading plus and zeros', bound: 8n, text: '+008', expected: 0 },
+    { description: 'NodeAffinity: negative', bound: 0n, text: '-3', expected: -1 },
+    { description: 'NodeAffinity: a lone sign is not a number', bound: 0n, text: '-', expected: undefined },
+    { description: 'NodeAffinity: empty is not a number', bound: 0n, text: '', expected: undefined },
+    { description: 'NodeAffinity: a decimal is not a number', bound: 0n, text: '1.5', expected: undefined },
+    { description: 'NodeAffinity: long values compare exactly (bigint path)', bound: 9007199254740993n, text: '9007199254740992', expected: -1 },
+    { description: 'NodeAffinity: a long label against a small bound', bound: 1n, text: '12345678901234567', expected: 1 },
+    { description: 'NodeAffinity: a long label beyond int64', bound: 1n, text: '99999999999999999999', expected: undefined },
+    { description: 'NodeAffinity: a bound beyond double precision', bound: 9007199254740993n, text: '9007199254740993', expected: 0 },
+  ])('$description', ({ bound, text, expected }) => {
+    expect(integerComparator(bound)(text)).toBe(expected);
   });
 });
 

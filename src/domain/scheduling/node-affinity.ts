@@ -32,15 +32,16 @@ const NODE_NAME_FIELD = 'metadata.name';
  * @example compileRequiredNodeAffinity({ tolerations: [], nodeSelector: { zone: 'a' } })!({ name: 'n1', labels: { zone: 'a' } }) === true
  */
 export function compileRequiredNodeAffinity(pod: Pick<PodSpec, 'nodeSelector' | 'affinity'>): NodeMatcher | undefined {
-  const selector = Object.entries(pod.nodeSelector ?? {});
+  const selectorKeys = Object.keys(pod.nodeSelector ?? {});
+  const selectorValues = selectorKeys.map((key) => pod.nodeSelector![key]);
   const required = pod.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
   const terms = required ? (required.nodeSelectorTerms ?? []).map(compileNodeSelectorTerm) : undefined;
-  if (selector.length === 0 && !terms) return undefined;
+  if (selectorKeys.length === 0 && !terms) return undefined;
   return (node) => {
     const labels = node.labels;
-    for (const [key, value] of selector) if (labels[key] !== value) return false;
+    for (let i = 0; i < selectorKeys.length; i++) if (labels[selectorKeys[i]] !== selectorValues[i]) return false;
     if (!terms) return true;
-    for (const term of terms) if (term(node)) return true;
+    for (let i = 0; i < terms.length; i++) if (terms[i](node)) return true;
     return false;
   };
 }
@@ -96,7 +97,7 @@ export function compileNodeSelectorTerm(term: NodeSelectorTerm): NodeMatcher {
   }
   if (matchers.length === 1) return matchers[0];
   return (node) => {
-    for (const matcher of matchers) if (!matcher(node)) return false;
+    for (let i = 0; i < matchers.length; i++) if (!matchers[i](node)) return false;
     return true;
   };
 }
@@ -120,7 +121,8 @@ function compileLabelRequirement({ key, operator, values = [] }: NodeSelectorReq
     case 'Exists':
     case 'DoesNotExist': {
       if (values.length !== 0) return undefined;
-      const exists: NodeMatcher = (node) => Object.hasOwn(node.labels, key);
+      // Label values are strings; nothing on Object.prototype is, so this also ignores inherited keys.
+      const exists: NodeMatcher = (node) => typeof node.labels[key] === 'string';
       return operator === 'Exists' ? exists : (node) => !exists(node);
     }
     case 'Gt':
@@ -128,12 +130,12 @@ function compileLabelRequirement({ key, operator, values = [] }: NodeSelectorReq
       if (values.length !== 1) return undefined;
       const bound = parseGoInt64(values[0]);
       if (bound === undefined) return undefined;
+      const sign = operator === 'Gt' ? 1 : -1;
+      const compare = integerComparator(bound);
       return (node) => {
         // A missing label or a label value that is not an integer never matches.
-        if (!Object.hasOwn(node.labels, key)) return false;
-        const value = parseGoInt64(node.labels[key]);
-        if (value === undefined) return false;
-        return operator === 'Gt' ? value > bound : value < bound;
+        const label = node.labels[key];
+        return typeof label === 'string' && compare(label) === sign;
       };
     }
     default:
@@ -153,6 +155,38 @@ function compileFieldRequirement({ key, operator, values = [] }: NodeSelectorReq
 }
 
 const GO_INT = /^[+-]?[0-9]+$/;
+/** Up to 15 characters (sign included) an integer is below 10^15 < 2^53: exact as a double. */
+const SAFE_DIGITS = 15;
+
+/**
+ * A comparator against `bound`: sign(text − bound) when `text` parses as {@link parseGoInt64}, else
+ * undefined. A fast path for the short label values of real nodes (`"16"`) avoids the regex and the
+ * bigint on every node.
+ * @example integerComparator(8n)('016') === 1; integerComparator(8n)('8.5') === undefined
+ */
+export function integerComparator(bound: bigint): (text: string) => -1 | 0 | 1 | undefined {
+  const limit = Number(bound);
+  const limitIsExact = Number.isSafeInteger(limit);
+  return (text) => {
+    const length = text.length;
+    if (!limitIsExact || length === 0 || length > SAFE_DIGITS) return compareBig(parseGoInt64(text), bound);
+    const first = text.charCodeAt(0);
+    let i = first === 43 /* + */ || first === 45 /* - */ ? 1 : 0;
+    if (i === length) return undefined;
+    for (; i < length; i++) {
+      const code = text.charCodeAt(i);
+      if (code < 48 || code > 57) return undefined;
+    }
+    const value = Number(text);
+    return value > limit ? 1 : value < limit ? -1 : 0;
+  };
+}
+
+function compareBig(value: bigint | undefined, bound: bigint): -1 | 0 | 1 | undefined {
+  if (value === undefined) return undefined;
+  return value > bound ? 1 : value < bound ? -1 : 0;
+}
+
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 

@@ -18,6 +18,10 @@ const cases: Array<{ description: string; requests: ResourceVector; allocatable:
   { description: 'NodeResourcesFit: an overcommitted node still takes a pod requesting none of it', requests: { memory: 1 }, allocatable: { cpu: 1000, memory: GI }, requested: { cpu: 2000 }, expected: [] },
   { description: 'NodeResourcesFit: ephemeral-storage and hugepages are checked', requests: { 'ephemeral-storage': 10, 'hugepages-2Mi': 4 }, allocatable: { 'ephemeral-storage': 5, 'hugepages-2Mi': 2 }, expected: ['ephemeral-storage', 'hugepages-2Mi'] },
   { description: 'NodeResourcesFit: scalar resources are checked in name order', requests: { 'z.io/b': 1, 'a.io/a': 1, cpu: 1 }, allocatable: { cpu: 0 }, expected: ['cpu', 'a.io/a', 'z.io/b'] },
+  { description: 'NodeResourcesFit: memory missing from a listed allocatable counts as 0', requests: { memory: 1 }, allocatable: { cpu: 1000 }, expected: ['memory'] },
+  { description: 'NodeResourcesFit: ephemeral-storage missing from allocatable counts as 0', requests: { 'ephemeral-storage': 1 }, allocatable: { cpu: 1000 }, expected: ['ephemeral-storage'] },
+  { description: 'NodeResourcesFit: ephemeral-storage within what is free fits', requests: { 'ephemeral-storage': 5, memory: 5, cpu: 5 }, allocatable: { 'ephemeral-storage': 10, memory: 10, cpu: 10 }, requested: { 'ephemeral-storage': 5, memory: 5, cpu: 5 }, expected: [] },
+  { description: 'NodeResourcesFit: a scalar resource within what is free fits', requests: { 'nvidia.com/gpu': 1 }, allocatable: { 'nvidia.com/gpu': 2 }, requested: { 'nvidia.com/gpu': 1 }, expected: [] },
   { description: 'NodeResourcesFit: names the scheduler does not track are ignored', requests: { foo: 10, pods: 5 }, allocatable: { foo: 1, pods: 10 }, expected: [] },
 ];
 

@@ -11,6 +11,12 @@ export interface CompiledRequests {
   /** Resources the pod requests a positive amount of, in upstream's check order. */
   names: string[];
   amounts: number[];
+  // The same, split for the hot loop: named loads of the three first resources stay monomorphic.
+  cpu: number;
+  memory: number;
+  ephemeralStorage: number;
+  scalarNames: string[];
+  scalarAmounts: number[];
 }
 
 const FIRST_RESOURCES = ['cpu', 'memory', 'ephemeral-storage'];
@@ -38,7 +44,17 @@ export function compileRequests(requests: ResourceVector): CompiledRequests {
   const names = Object.keys(requests)
     .filter((resource) => requests[resource] > 0 && isCheckedResource(resource))
     .sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1)); // keys are unique: never equal
-  return { names, amounts: names.map((resource) => requests[resource]) };
+  const amounts = names.map((resource) => requests[resource]);
+  const scalarNames = names.filter((resource) => !FIRST_RESOURCES.includes(resource));
+  return {
+    names,
+    amounts,
+    cpu: names.includes('cpu') ? requests.cpu : 0,
+    memory: names.includes('memory') ? requests.memory : 0,
+    ephemeralStorage: names.includes('ephemeral-storage') ? requests['ephemeral-storage'] : 0,
+    scalarNames,
+    scalarAmounts: scalarNames.map((resource) => requests[resource]),
+  };
 }
 
 function rank(resource: string): number {
@@ -66,10 +82,15 @@ export function fitsResources(requests: CompiledRequests, node: Pick<SchedulingN
   const requested = node.requested;
   const pods = allocatable.pods;
   if (pods !== undefined && (requested.pods ?? 0) + 1 > pods) return false;
-  const { names, amounts } = requests;
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i];
-    if (amounts[i] > (allocatable[name] ?? 0) - (requested[name] ?? 0)) return false;
+  const { cpu, memory, ephemeralStorage, scalarNames, scalarAmounts } = requests;
+  if (cpu > 0 && cpu > (allocatable.cpu ?? 0) - (requested.cpu ?? 0)) return false;
+  if (memory > 0 && memory > (allocatable.memory ?? 0) - (requested.memory ?? 0)) return false;
+  if (ephemeralStorage > 0 && ephemeralStorage > (allocatable['ephemeral-storage'] ?? 0) - (requested['ephemeral-storage'] ?? 0)) {
+    return false;
+  }
+  for (let i = 0; i < scalarNames.length; i++) {
+    const name = scalarNames[i];
+    if (scalarAmounts[i] > (allocatable[name] ?? 0) - (requested[name] ?? 0)) return false;
   }
   return true;
 }
