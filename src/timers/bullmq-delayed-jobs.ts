@@ -26,6 +26,8 @@ export interface BullMqDelayedJobsOptions {
   lockDurationMs?: number;
   /** How long `schedule` waits for a running firing of the same id in another process; default 10 s. */
   busyWaitMs?: number;
+  /** How long `close()` waits for running handlers before it drops them; default 10 s. */
+  closeTimeoutMs?: number;
   /** `ping()`, and `schedule`/`cancel`/`list` while Redis is disconnected, give up after this long; default 2 s. */
   pingTimeoutMs?: number;
   /** Handler failures and Redis connection errors. Default: ignore (the caller's logger should listen). */
@@ -96,13 +98,14 @@ export class BullMqDelayedJobs implements DelayedJobs {
   private readonly lockDurationMs: number;
   private readonly busyWaitMs: number;
   private readonly pingTimeoutMs: number;
+  private readonly closeTimeoutMs: number;
   private readonly onError: DelayedJobsErrorListener;
   /** The connection of the Queue and of `ping`. */
   private readonly redis: IORedis;
   private readonly queue: Queue<Payload>;
   private worker?: Worker<Payload>;
   /** Jobs whose handler runs in this process, by BullMQ job id, with a re-schedule that arrived meanwhile. */
-  private readonly running = new Map<string, { rearm?: DelayedJob }>();
+  private readonly running = new Map<string, { rearm?: DelayedJob; run?: Promise<void> }>();
   private closing?: Promise<void>;
 
   constructor(options: BullMqDelayedJobsOptions = {}) {
@@ -113,6 +116,7 @@ export class BullMqDelayedJobs implements DelayedJobs {
     this.lockDurationMs = options.lockDurationMs ?? 30_000;
     this.busyWaitMs = options.busyWaitMs ?? 10_000;
     this.pingTimeoutMs = options.pingTimeoutMs ?? 2_000;
+    this.closeTimeoutMs = options.closeTimeoutMs ?? 10_000;
     this.onError = options.onError ?? (() => undefined);
     const retry = options.retry ?? DEFAULT_RETRY;
 
@@ -186,16 +190,33 @@ export class BullMqDelayedJobs implements DelayedJobs {
       lockDuration: this.lockDurationMs,
     });
     this.worker.on('error', (error) => this.onError(error, {}));
-    await this.worker.waitUntilReady();
+    // Without Redis the worker keeps reconnecting and fires once it is back; start-up must not hang
+    // on it (readiness reports it through `ping`).
+    await this.withTimeout(this.worker.waitUntilReady(), 'accept the worker').catch((error: unknown) => this.onError(error, {}));
   }
 
   async close(): Promise<void> {
-    this.closing ??= (async () => {
-      await this.worker?.close();
-      await this.queue.close();
-      await this.redis.quit().catch(() => this.redis.disconnect());
-    })();
+    this.closing ??= this.shutdown();
     return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    const worker = this.worker;
+    if (worker) {
+      // BullMQ's graceful close waits for running handlers, but never returns while the worker cannot
+      // reach Redis. Then wait for our handlers here and close it by force.
+      if (this.redis.status === 'ready') {
+        if (!(await settlesWithin(worker.close(), this.closeTimeoutMs))) {
+          this.onError(new Error(`delayed-job handlers still running after ${this.closeTimeoutMs} ms; closing anyway`), {});
+          await worker.disconnect();
+        }
+      } else {
+        await settlesWithin(Promise.allSettled([...this.running.values()].map((slot) => slot.run)), this.closeTimeoutMs);
+        await worker.close(true);
+      }
+    }
+    await this.queue.close();
+    await this.redis.quit().catch(() => this.redis.disconnect());
   }
 
   async ping(): Promise<void> {
@@ -208,11 +229,12 @@ export class BullMqDelayedJobs implements DelayedJobs {
     const payload = job.data;
     // BullMQ promotes a delayed job by the clock of whichever process looks; never run early by ours.
     if (Date.now() < payload.dueAt) return this.retime(job, payload, token);
-    const slot: { rearm?: DelayedJob } = {};
+    const slot: { rearm?: DelayedJob; run?: Promise<void> } = {};
     this.running.set(jobId, slot);
     let failure: { error: unknown } | undefined;
     try {
-      await handler(fromPayload(payload));
+      slot.run = handler(fromPayload(payload));
+      await slot.run;
     } catch (error) {
       failure = { error };
     } finally {
@@ -279,6 +301,17 @@ function fromPayload(payload: Payload): DelayedJob {
 
 function cloneJob(job: DelayedJob): DelayedJob {
   return { id: job.id, dueAt: new Date(job.dueAt.getTime()), data: JSON.parse(JSON.stringify(job.data)) };
+}
+
+/** Waits for `promise` at most `ms`; true if it settled by then. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true, () => true), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function sleep(ms: number): Promise<void> {
