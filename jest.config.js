@@ -6,6 +6,7 @@ const esmPackages = [
   'file-type', 'strtok3', 'token-types', '@tokenizer', 'uint8array-extras', '@borewit', 'load-esm',
   'lru-cache', '@standard-schema', 'uid', 'es-toolkit', 'chokidar', 'readdirp', 'tinyglobby', 'fdir',
   'pglite-prisma-adapter', 'ruru', 'graphile-config', 'ruru-types', 'cookie', 'fast-check', 'pure-rand',
+  'content-disposition',
 ];
 const swc = ['@swc/jest', {
   jsc: {
@@ -22,6 +23,8 @@ const common = {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
 };
 module.exports = {
+  // End-to-end suites boot real apps (PGlite's first start takes seconds on a loaded 2-core machine).
+  testTimeout: 120_000,
   projects: [
     { ...common, displayName: 'unit', roots: ['<rootDir>/src'], testMatch: ['**/*.spec.ts'] },
     { ...common, displayName: 'e2e', roots: ['<rootDir>/test'], testMatch: ['**/*.e2e-spec.ts'],

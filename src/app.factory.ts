@@ -36,6 +36,8 @@ export async function createApp(config: AppConfig, options: { logger?: PinoLogge
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
     logger: new JsonLogger(logger),
     bufferLogs: false,
+    // Our parsers (installBodyParsers) are the only ones: Nest's would reject the import's raw streams.
+    bodyParser: false,
     abortOnError: false,
   });
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;

@@ -45,20 +45,20 @@ export interface TestAppOptions {
 
 /** Boots a real taintwise on an ephemeral port with its own storage (and Redis prefix). */
 export async function startTestApp(mode: TestModeName, options: TestAppOptions = {}): Promise<TestApp> {
-  const env: Record<string, string> = { ...(options.shareWith?.env ?? (await freshStorage(mode))), ...(options.env ?? {}) };
+  const storage = options.shareWith ? undefined : await freshStorage(mode);
+  const env: Record<string, string> = { ...(options.shareWith?.env ?? storage), ...(options.env ?? {}) };
   const config = loadConfig({ LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn', PORT: '0', HOST: '127.0.0.1', ...env });
   const app = await createApp(config, { logger: pino({ level: config.LOG_LEVEL }) });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const owned = !options.shareWith;
   const testApp: TestApp = {
     mode, url, config, app, env,
     request: (method, path, body, headers) => http(url, method, path, body, headers),
     graphql: (query, variables, headers) => http(url, 'POST', '/graphql', { query, variables }, headers),
     close: async () => {
       await app.close();
-      if (owned) await releaseStorage(env);
+      if (storage) await releaseStorage(storage);
     },
   };
   return testApp;

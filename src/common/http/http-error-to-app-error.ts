@@ -19,15 +19,18 @@ export function httpErrorToAppError(error: unknown): AppError {
     const message = typeof response === 'object' && response && 'message' in response
       ? [response.message].flat().join('; ')
       : error.message;
+    if (status === 400 && /JSON/.test(message) && !message.startsWith('malformed')) return new AppError('BadRequest', `malformed JSON body: ${message}`);
     return new AppError(kind, status === 404 && /^Cannot /.test(message) ? `no route for ${message.replace(/^Cannot /, '')}` : message);
   }
   const fastifyError = error as { statusCode?: number; code?: string; message?: string };
-  if (typeof fastifyError?.statusCode === 'number' && typeof fastifyError.code === 'string' && fastifyError.code.startsWith('FST_')) {
+  if (typeof fastifyError?.statusCode === 'number' && typeof fastifyError.code === 'string' && fastifyError.code.startsWith('FST_') && !/JSON/.test(fastifyError.code)) {
     const status = fastifyError.statusCode;
     const kind = STATUS_KINDS[status] ?? (status >= 500 ? 'Internal' : 'BadRequest');
     return new AppError(kind, describeFastifyError(fastifyError.code, fastifyError.message ?? ''));
   }
-  if (error instanceof SyntaxError) return new AppError('BadRequest', `malformed JSON body: ${error.message}`);
+  if (error instanceof SyntaxError || (fastifyError?.statusCode === 400 && /JSON/.test(fastifyError.message ?? ''))) {
+    return new AppError('BadRequest', `malformed JSON body: ${fastifyError?.message ?? String(error)}`);
+  }
   return toAppError(error);
 }
 
