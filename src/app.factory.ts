@@ -1,14 +1,13 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
 import { AppModule } from './app.module';
 import { createRootLogger, JsonLogger } from './common/logging/json-logger';
-import { ProblemJsonFilter, sendProblem } from './common/http/problem-json.filter';
+import { ProblemJsonFilter } from './common/http/problem-json.filter';
 import { installSecurity } from './common/http/security';
 import type { AppConfig } from './config/config.schema';
 import { registerExplorer } from './graphql/explorer';
@@ -43,8 +42,6 @@ export async function createApp(config: AppConfig, options: { logger?: PinoLogge
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   installBodyParsers(fastify);
   installRequestHooks(fastify, app.get(Metrics));
-  const httpLogger = new Logger('http');
-  fastify.setErrorHandler((error, request, reply) => sendProblem(request, reply, error, httpLogger));
   await installSecurity(app, fastify, config);
   registerExplorer(fastify);
   app.useGlobalFilters(new ProblemJsonFilter());
