@@ -5,6 +5,7 @@ import { GraphQLModule } from '@nestjs/graphql';
 import { AuthGuard } from './common/auth/auth.guard';
 import type { AppConfig } from './config/config.schema';
 import { CoreModule } from './core/core.module';
+import { DecisionsModule } from './decisions/decisions.module';
 import { formatGraphQLError } from './graphql/format-error';
 import { complexityLimit, depthLimit } from './graphql/query-limits';
 import { InventoryModule } from './inventory/inventory.module';
@@ -21,6 +22,7 @@ export class AppModule {
         CoreModule.register(config),
         OpsModule,
         InventoryModule,
+        DecisionsModule,
         GraphQLModule.forRoot<ApolloDriverConfig>({
           driver: ApolloDriver,
           path: '/graphql',

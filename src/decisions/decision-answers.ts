@@ -1,0 +1,66 @@
+import type { FilterPlugin } from '../domain/scheduling/filter-reason';
+import type { TaintEffect } from '../domain/types';
+
+/**
+ * The answers of the decision endpoints (API.md "Decisions"), shared by REST and GraphQL. Times are
+ * `Date`s: REST serialises them as RFC 3339, GraphQL as `DateTime`.
+ */
+export interface PodRef {
+  namespace: string;
+  name: string;
+}
+
+export interface TaintView {
+  key: string;
+  value: string;
+  effect: TaintEffect;
+  timeAdded?: Date;
+}
+
+export interface ReasonView {
+  plugin: FilterPlugin;
+  message: string;
+  taint?: TaintView;
+  resource?: string;
+}
+
+export interface NodeDecisionView {
+  name: string;
+  feasible: boolean;
+  score?: number;
+  scores?: { TaintToleration: number; NodeAffinity: number };
+  reasons?: ReasonView[];
+}
+
+export interface FeasibleNodesAnswer {
+  totalNodes: number;
+  feasibleCount: number;
+  message: string;
+  nodes: NodeDecisionView[];
+}
+
+export interface TaintImpactEvictionView {
+  pod: PodRef;
+  node: string;
+  action: 'EvictNow' | 'EvictAfter';
+  afterSeconds: number;
+  evictAt: Date;
+}
+
+export interface TaintImpactAnswer {
+  /** The instant the change is evaluated at (`at`, or now). */
+  at: Date;
+  evictions: TaintImpactEvictionView[];
+  tolerating: Array<{ pod: PodRef; node: string }>;
+  unschedulablePending: Array<{ pod: PodRef }>;
+  schedulablePending: Array<{ pod: PodRef }>;
+  /** Removals that match nothing on a node: kubectl would refuse the command; the what-if ignores them there. */
+  warnings: string[];
+}
+
+export interface TolerationMatchAnswer {
+  matches: Array<{ taint: TaintView; tolerated: boolean; tolerationIndex?: number }>;
+  schedulable: boolean;
+  preferAvoid: boolean;
+  eviction: { action: 'None' | 'EvictNow' | 'EvictAfter'; afterSeconds?: number };
+}

@@ -1,0 +1,295 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError } from '../common/errors/app-error';
+import { roleAtLeast, type Principal } from '../common/auth/roles';
+import { APP_CONFIG, type AppConfig } from '../config/config.schema';
+import { CLOCK } from '../core/tokens';
+import { partitionTaintImpact, type PodOnTaintedNode } from '../domain/eviction/eviction-changes';
+import { applyTaintChanges } from '../domain/kubectl-taint/apply-taint-changes';
+import { KubectlTaintError } from '../domain/kubectl-taint/kubectl-taint-error';
+import { parseTaintSpecs, type TaintChanges, type TaintRemoval } from '../domain/kubectl-taint/parse-taint-specs';
+import { compilePod, type PodToPlace } from '../domain/scheduling/compile-pod';
+import { decideFeasibleNodes, type FeasibleNodesDecision } from '../domain/scheduling/feasible-nodes';
+import { decideTolerationMatch } from '../domain/scheduling/toleration-match';
+import { taintToString } from '../domain/tolerations/taint-to-string';
+import type { MatchOptions } from '../domain/tolerations/tolerates-taint';
+import type { FieldError, PodSpec, ResourceVector, SchedulingNode, Taint, TaintEffect, Toleration } from '../domain/types';
+import { aggregateMessages, formatFieldError, goQuote } from '../domain/validation/field-errors';
+import { validateNodeTaints } from '../domain/validation/validate-node-taints';
+import { validatePodSpecObject } from '../domain/validation/validate-objects';
+import { validateTolerations } from '../domain/validation/validate-tolerations';
+import { parseBody } from '../inventory/input/parse-body';
+import type { PodSpecBody } from '../inventory/input/body-schemas';
+import { compileLabelSelector } from '../inventory/label-selection';
+import type { StoredPod } from '../inventory/model';
+import { PodService } from '../inventory/pod.service';
+import { requestsVector } from '../inventory/pod-requests-vector';
+import type { InventorySnapshot } from '../snapshot/inventory-snapshot';
+import { SnapshotService } from '../snapshot/snapshot.service';
+import type { Clock } from '../timers/clock';
+import type { FeasibleNodesAnswer, PodRef, TaintImpactAnswer, TaintView, TolerationMatchAnswer } from './decision-answers';
+import { DEFAULT_FEASIBLE_LIMIT, feasibleNodesBodySchema, taintImpactBodySchema, tolerationMatchBodySchema } from './decision-bodies';
+import { groupPendingPods, pendingImpact, type PendingGroup } from './pending-impact';
+
+/**
+ * The read-only decisions (API.md "Decisions"): where a pod may run and why not elsewhere, what a
+ * taint change would do, how tolerations meet taints. They read the in-memory snapshot — never the
+ * database per node — and write nothing: no rows, no events, no timers.
+ */
+@Injectable()
+export class DecisionsService {
+  /** Pending pods grouped by scheduling spec, valid while the snapshot has not changed. */
+  private pendingGroups: { changeCount: number; groups: Array<PendingGroup<StoredPod>> } | undefined;
+
+  constructor(
+    private readonly snapshots: SnapshotService,
+    private readonly pods: PodService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  private get matchOptions(): MatchOptions {
+    return { comparisonOperators: this.config.COMPARISON_OPERATORS };
+  }
+
+  /**
+   * POST /v1/decisions/feasible-nodes: the filter and score plugins for one pod over the candidate
+   * nodes. An inline pod is validated and admitted as if it were created (admission defaults, A.6); a
+   * referenced pod is used as stored. Explanations are redacted (A.2) by setting or below a role.
+   */
+  async feasibleNodes(body: unknown, principal: Principal): Promise<FeasibleNodesAnswer> {
+    const input = parseBody(feasibleNodesBodySchema, body, 'feasible-nodes request');
+    exactlyOne(input, ['pod', 'podRef'], true);
+    exactlyOne(input, ['nodeNames', 'labelSelector'], false);
+    const place = input.pod ? this.admittedInlinePod(input.pod) : await this.storedPod(input.podRef!);
+    const snapshot = this.snapshots.snapshot;
+    let nodes = this.candidateNodes(snapshot, input.nodeNames, input.labelSelector);
+    if (place.boundTo !== undefined) nodes = withoutOwnRequests(nodes, place.boundTo, place.pod.requests!);
+    const redactTaints = this.config.REDACT_TAINTS || !roleAtLeast(principal.role, this.config.REDACT_TAINTS_BELOW_ROLE);
+    const decision = decideFeasibleNodes(compilePod(place.pod, this.matchOptions), nodes, {
+      redactTaints,
+      limit: input.limit ?? DEFAULT_FEASIBLE_LIMIT,
+    });
+    return presentFeasibleNodes(decision);
+  }
+
+  /**
+   * POST /v1/decisions/taint-impact: `kubectl taint --overwrite` applied in memory to the target
+   * nodes at `at`, then the NoExecute rule (A.3) for their bound pods and the filters for pending pods.
+   * A removal that matches nothing on a node is ignored on that node and reported in `warnings`
+   * (kubectl would refuse the whole command; a what-if over a selector should still answer).
+   */
+  taintImpact(body: unknown): TaintImpactAnswer {
+    const input = parseBody(taintImpactBodySchema, body, 'taint-impact request');
+    const targets = [input.nodes !== undefined, input.labelSelector !== undefined, input.all === true].filter(Boolean).length;
+    if (targets !== 1) {
+      throw new AppError('BadRequest', 'name the nodes with exactly one of "nodes", "labelSelector" or "all": true', [
+        { field: 'nodes', type: 'Invalid value', message: 'Invalid value: exactly one of nodes, labelSelector, all: true is required' },
+      ]);
+    }
+    const changes = parseSpecs(input.taints);
+    const at = input.at !== undefined ? new Date(input.at) : this.clock.now();
+    const snapshot = this.snapshots.snapshot;
+    const targetNodes = this.candidateNodes(snapshot, input.nodes, input.all ? undefined : input.labelSelector, 'nodes');
+
+    const warnings: string[] = [];
+    const before = new Map<string, SchedulingNode>();
+    const after = new Map<string, SchedulingNode>();
+    const internTaints = taintInterner();
+    const bound: Array<PodOnTaintedNode<{ ref: StoredPod; tolerations: Toleration[]; boundAt: Date }>> = [];
+    for (const node of targetNodes) {
+      const current = snapshot.node(node.name)!.taints;
+      const remove: TaintRemoval[] = [];
+      for (const removal of changes.remove) {
+        if (current.some((taint) => matchesRemoval(taint, removal))) remove.push(removal);
+        else warnings.push(`node ${node.name}: taint ${goQuote(taintToString(removal))} not found (kubectl taint would refuse the command; ignored on this node)`);
+      }
+      const applied = applyTaintChanges(node.name, current, { add: changes.add, remove }, { overwrite: true, now: at });
+      if (schedulingSignature(applied.taints) !== schedulingSignature(current)) {
+        before.set(node.name, node);
+        after.set(node.name, { ...node, taints: internTaints(applied.taints) });
+      }
+      for (const pod of snapshot.podsOn(node.name)) {
+        bound.push({ pod: { ref: pod, tolerations: pod.tolerations, boundAt: pod.boundAt ?? pod.createdAt }, node: node.name, taints: applied.taints });
+      }
+    }
+
+    const partition = partitionTaintImpact(bound, at, this.matchOptions);
+    const pending = pendingImpact(this.pendingGroupsOf(snapshot), snapshot.schedulingNodes(), before, after);
+    return {
+      at,
+      evictions: partition.evictions
+        .map((e) => ({ pod: refOf(e.pod.ref), node: e.node, action: e.action, afterSeconds: e.afterSeconds, evictAt: e.evictAt }))
+        .sort(byNodeThenPod),
+      tolerating: partition.tolerating.map((t) => ({ pod: refOf(t.pod.ref), node: t.node })).sort(byNodeThenPod),
+      unschedulablePending: pending.lost.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
+      schedulablePending: pending.gained.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
+      warnings,
+    };
+  }
+
+  /** POST /v1/decisions/toleration-match: taints and tolerations are validated as Kubernetes does (422). */
+  tolerationMatch(body: unknown): TolerationMatchAnswer {
+    const input = parseBody(tolerationMatchBodySchema, body, 'toleration-match request');
+    const taints: Taint[] = input.taints.map((t) => ({
+      key: t.key, value: t.value ?? '', effect: t.effect as TaintEffect,
+      ...(t.timeAdded ? { timeAdded: new Date(t.timeAdded) } : {}),
+    }));
+    const tolerations = input.tolerations as Toleration[];
+    const errors = [
+      ...validateNodeTaints(taints, 'taints'),
+      ...validateTolerations(tolerations, 'tolerations', this.matchOptions),
+    ];
+    if (errors.length > 0) throw invalidRequest('toleration-match request', errors);
+    const decision = decideTolerationMatch(taints, tolerations, this.matchOptions);
+    return {
+      matches: decision.matches.map((m) => ({
+        taint: taintView(m.taint), tolerated: m.tolerated, ...(m.tolerationIndex !== undefined ? { tolerationIndex: m.tolerationIndex } : {}),
+      })),
+      schedulable: decision.schedulable,
+      preferAvoid: decision.preferAvoid,
+      eviction: decision.eviction,
+    };
+  }
+
+  /** Validated like a pod create (422, paths under `pod.`), then given the admission defaults (A.6). */
+  private admittedInlinePod(body: PodSpecBody): { pod: PodToPlace; boundTo?: undefined } {
+    const spec: PodSpec = {
+      tolerations: (body.tolerations ?? []) as Toleration[],
+      nodeSelector: body.nodeSelector ?? {},
+      affinity: body.affinity ?? null,
+      resources: body.resources ?? {},
+      priority: body.priority ?? 0,
+      owner: body.owner ?? null,
+      hostNetwork: body.hostNetwork ?? false,
+    };
+    const errors = validatePodSpecObject(
+      { tolerations: spec.tolerations, nodeSelector: spec.nodeSelector!, affinity: spec.affinity!, resources: spec.resources! },
+      this.matchOptions,
+    ).map((e) => ({ ...e, field: `pod.${e.field}` }));
+    if (errors.length > 0) throw invalidRequest('pod', errors);
+    const admitted = this.pods.admit(spec);
+    return { pod: { spec: admitted, requests: requestsVector(admitted.resources ?? {}) } };
+  }
+
+  /** An active pod from the snapshot; otherwise the stored one (404 when there is none). */
+  private async storedPod(ref: PodRef): Promise<{ pod: PodToPlace; boundTo?: string }> {
+    const stored = this.snapshots.snapshot.pod(ref.namespace, ref.name) ?? (await this.pods.get(ref.namespace, ref.name));
+    const spec: PodSpec = { tolerations: stored.tolerations, nodeSelector: stored.nodeSelector, affinity: stored.affinity, resources: stored.resources };
+    const bound = stored.nodeName !== null && (stored.phase === 'Pending' || stored.phase === 'Running');
+    return { pod: { spec, requests: stored.requests }, boundTo: bound ? stored.nodeName! : undefined };
+  }
+
+  /** All nodes, the named ones (404 listing the unknown names), or those the label selector picks; by name. */
+  private candidateNodes(snapshot: InventorySnapshot, names: string[] | undefined, labelSelector: string | undefined, namesField = 'nodeNames'): readonly SchedulingNode[] {
+    if (names !== undefined) {
+      const unique = [...new Set(names)].sort();
+      const missing = unique.filter((name) => snapshot.schedulingNode(name) === undefined);
+      if (missing.length > 0) {
+        throw new AppError('NotFound', `${missing.length === 1 ? 'node' : 'nodes'} not found: ${missing.map((n) => goQuote(n)).join(', ')}`, [], { field: namesField, missing });
+      }
+      return unique.map((name) => snapshot.schedulingNode(name)!);
+    }
+    const all = snapshot.schedulingNodes();
+    if (labelSelector === undefined) return all;
+    const matches = compileLabelSelector(labelSelector);
+    return all.filter((node) => matches(node.labels));
+  }
+
+  private pendingGroupsOf(snapshot: InventorySnapshot): Array<PendingGroup<StoredPod>> {
+    if (this.pendingGroups?.changeCount !== snapshot.changeCount) {
+      const changeCount = snapshot.changeCount;
+      this.pendingGroups = { changeCount, groups: groupPendingPods(snapshot.pending(), this.matchOptions) };
+    }
+    return this.pendingGroups.groups;
+  }
+}
+
+function exactlyOne(input: Record<string, unknown>, fields: [string, string], required: boolean): void {
+  const given = fields.filter((f) => input[f] !== undefined);
+  if (given.length === 2) {
+    throw new AppError('BadRequest', `"${fields[0]}" and "${fields[1]}" are mutually exclusive`, [
+      { field: fields[1], type: 'Invalid value', message: `Invalid value: may not be given together with ${fields[0]}` },
+    ]);
+  }
+  if (required && given.length === 0) {
+    throw new AppError('BadRequest', `one of "${fields[0]}" or "${fields[1]}" is required`, [
+      { field: fields[0], type: 'Required value', message: `Required value: give ${fields[0]} (an inline pod spec) or ${fields[1]} ({namespace, name})` },
+    ]);
+  }
+}
+
+function invalidRequest(what: string, errors: FieldError[]): AppError {
+  return new AppError('Invalid', `${what} is invalid: ${aggregateMessages(errors.map(formatFieldError))}`, errors);
+}
+
+function parseSpecs(specs: string[]): TaintChanges {
+  try {
+    return parseTaintSpecs(specs);
+  } catch (e) {
+    if (!(e instanceof KubectlTaintError)) throw e;
+    throw new AppError('BadRequest', e.message, [{ field: 'taints', type: 'Invalid value', message: `Invalid value: ${e.message}` }]);
+  }
+}
+
+/** A bound pod asked about again: its own requests must not count against its own node twice. */
+function withoutOwnRequests(nodes: readonly SchedulingNode[], nodeName: string, requests: ResourceVector): readonly SchedulingNode[] {
+  const i = nodes.findIndex((n) => n.name === nodeName);
+  if (i < 0) return nodes;
+  const requested: ResourceVector = { ...nodes[i].requested };
+  for (const [name, amount] of Object.entries(requests)) if (name !== 'pods') requested[name] = (requested[name] ?? 0) - amount;
+  requested.pods = Math.max(0, (requested.pods ?? 0) - 1);
+  const copy = nodes.slice();
+  copy[i] = { ...nodes[i], requested };
+  return copy;
+}
+
+function matchesRemoval(taint: Taint, removal: TaintRemoval): boolean {
+  return taint.key === removal.key && (removal.effect === undefined || taint.effect === removal.effect);
+}
+
+/** key, value, effect: what scheduling reads (timeAdded only moves eviction clocks). */
+function schedulingSignature(taints: readonly Taint[]): string {
+  return taints.map((t) => `${t.key}\u0000${t.value ?? ''}\u0000${t.effect}`).join('\u0001');
+}
+
+/** One shared array per distinct proposed taint list, so the filter judges each list once per pod. */
+function taintInterner(): (taints: readonly Taint[]) => readonly Taint[] {
+  const shared = new Map<string, readonly Taint[]>();
+  return (taints) => {
+    const signature = schedulingSignature(taints);
+    let list = shared.get(signature);
+    if (list === undefined) shared.set(signature, (list = taints.map((t) => ({ key: t.key, value: t.value ?? '', effect: t.effect }))));
+    return list;
+  };
+}
+
+function taintView(taint: Taint): TaintView {
+  return { key: taint.key, value: taint.value ?? '', effect: taint.effect, ...(taint.timeAdded ? { timeAdded: taint.timeAdded } : {}) };
+}
+
+function presentFeasibleNodes(decision: FeasibleNodesDecision): FeasibleNodesAnswer {
+  return {
+    totalNodes: decision.totalNodes,
+    feasibleCount: decision.feasibleCount,
+    message: decision.message,
+    nodes: decision.nodes.map((node) => node.feasible
+      ? { name: node.name, feasible: true, score: node.score, scores: node.scores }
+      : {
+        name: node.name, feasible: false,
+        reasons: node.reasons.map((r) => ({
+          plugin: r.plugin, message: r.message,
+          ...(r.taint ? { taint: { key: r.taint.key, value: r.taint.value ?? '', effect: r.taint.effect } } : {}),
+          ...(r.resource ? { resource: r.resource } : {}),
+        })),
+      }),
+  };
+}
+
+function refOf(pod: { namespace: string; name: string }): PodRef {
+  return { namespace: pod.namespace, name: pod.name };
+}
+
+const compareRefs = (a: PodRef, b: PodRef) => (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const byPod = (a: { pod: PodRef }, b: { pod: PodRef }) => compareRefs(a.pod, b.pod);
+const byNodeThenPod = (a: { pod: PodRef; node: string }, b: { pod: PodRef; node: string }) =>
+  (a.node < b.node ? -1 : a.node > b.node ? 1 : compareRefs(a.pod, b.pod));

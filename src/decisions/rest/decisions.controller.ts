@@ -1,0 +1,57 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal } from '../../common/auth/principal.decorator';
+import type { Principal } from '../../common/auth/roles';
+import { ApiProblems } from '../../inventory/rest/api-docs';
+import { DecisionsService } from '../decisions.service';
+import {
+  FEASIBLE_NODES_ANSWER_EXAMPLE, FEASIBLE_NODES_ANSWER_SCHEMA, FEASIBLE_NODES_BODY_SCHEMA, FEASIBLE_NODES_EXAMPLES,
+  TAINT_IMPACT_ANSWER_EXAMPLE, TAINT_IMPACT_ANSWER_SCHEMA, TAINT_IMPACT_BODY_SCHEMA, TAINT_IMPACT_EXAMPLES,
+  TOLERATION_MATCH_ANSWER_EXAMPLE, TOLERATION_MATCH_ANSWER_SCHEMA, TOLERATION_MATCH_BODY_SCHEMA, TOLERATION_MATCH_EXAMPLES,
+} from './decisions-api-docs';
+
+/** Read-only decisions (viewer role): nothing is written, no event, no eviction, no timer. */
+@ApiTags('decisions')
+@Controller('v1/decisions')
+export class DecisionsController {
+  constructor(private readonly decisions: DecisionsService) {}
+
+  @Post('feasible-nodes')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Where may this pod run, ranked, and why not elsewhere?',
+    description: 'Runs the NodeUnschedulable, TaintToleration, NodeAffinity and NodeResourcesFit filters and the TaintToleration and NodeAffinity scores over the candidate nodes, from the in-memory snapshot. An inline `pod` is validated (422, paths under `pod.`) and evaluated as if the pod were created: the admission defaults are applied first (SEMANTICS A.6). Untolerated taints are named in the reasons unless redacted (REDACT_TAINTS, or a role below REDACT_TAINTS_BELOW_ROLE; SEMANTICS A.2).',
+  })
+  @ApiBody({ schema: FEASIBLE_NODES_BODY_SCHEMA, examples: FEASIBLE_NODES_EXAMPLES })
+  @ApiOkResponse({ description: 'The ranked, explained answer', content: { 'application/json': { schema: FEASIBLE_NODES_ANSWER_SCHEMA, example: FEASIBLE_NODES_ANSWER_EXAMPLE } } })
+  @ApiProblems(400, 404, 422)
+  feasibleNodes(@Body() body: unknown, @CurrentPrincipal() who: Principal) {
+    return this.decisions.feasibleNodes(body, who);
+  }
+
+  @Post('taint-impact')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'What would these taints do, before applying them?',
+    description: 'Applies the `kubectl taint --overwrite` changes in memory at `at` (default now), then the NoExecute eviction rule (SEMANTICS A.3) to the pods bound to the target nodes, and the scheduling filters to the pending pods. Writes nothing.',
+  })
+  @ApiBody({ schema: TAINT_IMPACT_BODY_SCHEMA, examples: TAINT_IMPACT_EXAMPLES })
+  @ApiOkResponse({ description: 'Evictions, tolerating pods, and pending pods that lose or gain a place', content: { 'application/json': { schema: TAINT_IMPACT_ANSWER_SCHEMA, example: TAINT_IMPACT_ANSWER_EXAMPLE } } })
+  @ApiProblems(400, 404)
+  taintImpact(@Body() body: unknown) {
+    return this.decisions.taintImpact(body);
+  }
+
+  @Post('toleration-match')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'How do these tolerations meet these taints?',
+    description: 'Each taint with the first toleration that tolerates it (SEMANTICS B.1), whether a pod could be scheduled, whether the node would be avoided, and what would happen to a running pod (SEMANTICS A.3). Taints and tolerations are validated as Kubernetes does (422); Gt/Lt need COMPARISON_OPERATORS (A.1).',
+  })
+  @ApiBody({ schema: TOLERATION_MATCH_BODY_SCHEMA, examples: TOLERATION_MATCH_EXAMPLES })
+  @ApiOkResponse({ description: 'The match', content: { 'application/json': { schema: TOLERATION_MATCH_ANSWER_SCHEMA, example: TOLERATION_MATCH_ANSWER_EXAMPLE } } })
+  @ApiProblems(400, 422)
+  tolerationMatch(@Body() body: unknown) {
+    return this.decisions.tolerationMatch(body);
+  }
+}
