@@ -2,10 +2,14 @@
  * Runs once before the end-to-end suites. With DATABASE_URL/REDIS_URL set it checks that both
  * servers answer, so a missing service fails loudly here instead of as a hundred time-outs.
  */
+import { rmSync } from 'node:fs';
 import { Client } from 'pg';
 import Redis from 'ioredis';
+import { openDatabase } from '../../src/persistence/database';
+import { PGLITE_TEMPLATE_DIR } from './pglite-template';
 
 export default async function globalSetup(): Promise<void> {
+  await buildPgliteTemplate();
   if (process.env.DATABASE_URL) {
     const client = new Client({ connectionString: process.env.DATABASE_URL, connectionTimeoutMillis: 5000 });
     try {
@@ -28,4 +32,14 @@ export default async function globalSetup(): Promise<void> {
       redis.disconnect();
     }
   }
+}
+
+/**
+ * PGlite's first start in an empty folder runs initdb (3-8 s on a loaded 2-core machine). Every test
+ * app would pay it, so one migrated data folder is built here and each embedded app starts on a copy.
+ */
+async function buildPgliteTemplate(): Promise<void> {
+  rmSync(PGLITE_TEMPLATE_DIR, { recursive: true, force: true });
+  const database = await openDatabase({ dataDir: PGLITE_TEMPLATE_DIR });
+  await database.close();
 }

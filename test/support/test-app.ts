@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import Redis from 'ioredis';
 import pino from 'pino';
 import { createApp } from '../../src/app.factory';
 import { loadConfig, type AppConfig } from '../../src/config/config.schema';
 import { createTempDatabase, type TempDatabase } from '../../src/persistence/testing/temp-postgres';
+import { freshDataDir } from './pglite-template';
 
 export type TestModeName = 'embedded' | 'postgres+redis';
 
@@ -66,7 +65,7 @@ export async function startTestApp(mode: TestModeName, options: TestAppOptions =
 
 /** Storage for one app: a temp PGlite folder, or a temp PostgreSQL database and a Redis key prefix. */
 async function freshStorage(mode: TestModeName): Promise<Record<string, string>> {
-  if (mode === 'embedded') return { DATA_DIR: mkdtempSync(join(tmpdir(), 'tw-e2e-')) };
+  if (mode === 'embedded') return { DATA_DIR: freshDataDir() };
   const db: TempDatabase = await createTempDatabase('tw_e2e');
   tempDatabases.set(db.url, db);
   return { DATABASE_URL: db.url, REDIS_URL: process.env.REDIS_URL!, REDIS_PREFIX: `tw-e2e-${randomBytes(5).toString('hex')}` };
