@@ -5,11 +5,14 @@ import { GraphQLModule } from '@nestjs/graphql';
 import { AuthGuard } from './common/auth/auth.guard';
 import type { AppConfig } from './config/config.schema';
 import { CoreModule } from './core/core.module';
+import { EventsModule } from './events/events.module';
+import { EvictionsModule } from './evictions/evictions.module';
 import { DecisionsModule } from './decisions/decisions.module';
 import { formatGraphQLError } from './graphql/format-error';
 import { complexityLimit, depthLimit } from './graphql/query-limits';
 import { InventoryModule } from './inventory/inventory.module';
 import { OpsModule } from './ops/ops.module';
+import { TaintsModule } from './taints/taints.module';
 import { SystemResolver } from './graphql/system.resolver';
 
 /** The composition root: global infrastructure (core), transports, and one module per use-case area. */
@@ -22,6 +25,9 @@ export class AppModule {
         CoreModule.register(config),
         OpsModule,
         InventoryModule,
+        TaintsModule,
+        EvictionsModule,
+        EventsModule,
         DecisionsModule,
         GraphQLModule.forRoot<ApolloDriverConfig>({
           driver: ApolloDriver,

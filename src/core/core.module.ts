@@ -7,7 +7,7 @@ import { READINESS_CHECKS, type ReadinessCheck } from '../ops/readiness';
 import { openDatabase, type Database } from '../persistence/database';
 import { BullMqDelayedJobs } from '../timers/bullmq-delayed-jobs';
 import { systemClock } from '../timers/clock';
-import type { DelayedJobs } from '../timers/delayed-jobs';
+import type { DelayedJobs, DelayedJobsErrorListener } from '../timers/delayed-jobs';
 import { InProcessDelayedJobs } from '../timers/in-process-delayed-jobs';
 import { CLOCK, DATABASE, DELAYED_JOBS, REPLICA_ID } from './tokens';
 
@@ -61,10 +61,14 @@ export class CoreModule {
           provide: DELAYED_JOBS,
           inject: [CLOCK],
           useFactory: (clock: typeof systemClock): DelayedJobs => {
+            const timersLogger = new Logger('timers');
+            // A failed firing is retried, then dropped: the Scheduled row stays and the reconciler re-arms it.
+            const onError: DelayedJobsErrorListener = (err, context) =>
+              timersLogger[context.final === false ? 'warn' : 'error']({ msg: context.id ? 'eviction timer handler failed' : 'timer backend error', ...context, err: String(err) });
             if (config.REDIS_URL) {
-              return new BullMqDelayedJobs({ redisUrl: config.REDIS_URL, queueName: `${config.REDIS_PREFIX}-evictions`, prefix: config.REDIS_PREFIX, concurrency: config.EVICTION_WORKER_CONCURRENCY });
+              return new BullMqDelayedJobs({ redisUrl: config.REDIS_URL, queueName: `${config.REDIS_PREFIX}-evictions`, prefix: config.REDIS_PREFIX, concurrency: config.EVICTION_WORKER_CONCURRENCY, onError });
             }
-            return new InProcessDelayedJobs({ clock });
+            return new InProcessDelayedJobs({ clock, onError });
           },
         },
         {

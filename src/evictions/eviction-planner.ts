@@ -9,6 +9,21 @@ import { PodRepository } from '../inventory/pod.repository';
 import { json, type Db } from '../inventory/prisma-types';
 import { evictionTimerId, type EvictionTimerData } from './eviction-timer-id';
 
+/** How many evictions a change caused (or, for a dry run, would cause). */
+export interface EvictionCounts {
+  immediate: number;
+  scheduled: number;
+  cancelled: number;
+  retimed: number;
+}
+
+interface Plan {
+  toEvict: Array<{ pod: StoredPod; decision: EvictionDecision & { action: 'EvictNow' }; row?: ScheduledRow }>;
+  toCreate: Array<{ id: string; pod: StoredPod; evictAt: Date; taints: Taint[]; reason: string }>;
+  toRetime: Array<{ row: ScheduledRow; evictAt: Date; pod: StoredPod; taints: Taint[]; reason: string }>;
+  toCancel: Array<{ row: ScheduledRow; pod: StoredPod; reason: string }>;
+}
+
 interface ScheduledRow {
   id: string;
   podUid: string;
@@ -37,14 +52,27 @@ export class EvictionPlanner {
   ) {}
 
   async replan(db: Db, pods: readonly StoredPod[], nodes: ReadonlyMap<string, StoredNode>, now: Date, changes: ChangeSet): Promise<void> {
+    const plan = await this.plan(db, pods, nodes, now);
+    await this.evictNow(db, plan.toEvict, nodes, now, changes);
+    await this.create(db, plan.toCreate, changes);
+    await this.retime(db, plan.toRetime, changes);
+    await this.cancel(db, plan.toCancel, now, changes);
+  }
+
+  /**
+   * What `replan` would do, counted, without writing anything: the eviction answer of a dry run
+   * (`POST /v1/taints` with `dryRun`) comes from the very classification a real run applies.
+   */
+  async preview(db: Db, pods: readonly StoredPod[], nodes: ReadonlyMap<string, StoredNode>, now: Date): Promise<EvictionCounts> {
+    const plan = await this.plan(db, pods, nodes, now);
+    return { immediate: plan.toEvict.length, scheduled: plan.toCreate.length, cancelled: plan.toCancel.length, retimed: plan.toRetime.length };
+  }
+
+  private async plan(db: Db, pods: readonly StoredPod[], nodes: ReadonlyMap<string, StoredNode>, now: Date): Promise<Plan> {
     const bound = pods.filter((p) => p.nodeName !== null && (p.phase === 'Pending' || p.phase === 'Running'));
     const existing = await this.scheduledRows(db, bound.map((p) => p.uid));
     const options = { comparisonOperators: this.config.COMPARISON_OPERATORS };
-
-    const toEvict: Array<{ pod: StoredPod; decision: EvictionDecision & { action: 'EvictNow' }; row?: ScheduledRow }> = [];
-    const toCreate: Array<{ id: string; pod: StoredPod; evictAt: Date; taints: Taint[]; reason: string }> = [];
-    const toRetime: Array<{ row: ScheduledRow; evictAt: Date; pod: StoredPod; taints: Taint[]; reason: string }> = [];
-    const toCancel: Array<{ row: ScheduledRow; pod: StoredPod; reason: string }> = [];
+    const plan: Plan = { toEvict: [], toCreate: [], toRetime: [], toCancel: [] };
 
     for (const pod of bound) {
       const node = nodes.get(pod.nodeName!);
@@ -54,22 +82,18 @@ export class EvictionPlanner {
       const noExecute = taints.filter((t) => t.effect === 'NoExecute');
       switch (decision.action) {
         case 'EvictNow':
-          toEvict.push({ pod, decision, row });
+          plan.toEvict.push({ pod, decision, row });
           break;
         case 'EvictAfter':
-          if (!row) toCreate.push({ id: randomUUID(), pod, evictAt: decision.evictAt, taints: noExecute, reason: reasonFor(decision) });
-          else if (row.evictAt.getTime() !== decision.evictAt.getTime()) toRetime.push({ row, evictAt: decision.evictAt, pod, taints: noExecute, reason: reasonFor(decision) });
+          if (!row) plan.toCreate.push({ id: randomUUID(), pod, evictAt: decision.evictAt, taints: noExecute, reason: reasonFor(decision) });
+          else if (row.evictAt.getTime() !== decision.evictAt.getTime()) plan.toRetime.push({ row, evictAt: decision.evictAt, pod, taints: noExecute, reason: reasonFor(decision) });
           break;
         case 'None':
-          if (row) toCancel.push({ row, pod, reason: node ? 'no NoExecute taint evicts the pod any more' : 'the node is gone' });
+          if (row) plan.toCancel.push({ row, pod, reason: node ? 'no NoExecute taint evicts the pod any more' : 'the node is gone' });
           break;
       }
     }
-
-    await this.evictNow(db, toEvict, nodes, now, changes);
-    await this.create(db, toCreate, changes);
-    await this.retime(db, toRetime, changes);
-    await this.cancel(db, toCancel, now, changes);
+    return plan;
   }
 
   /** Cancels the Scheduled rows of pods that left their node (unbound, deleted, evicted elsewhere). */

@@ -6,12 +6,14 @@ import type { ChangeNotice } from '../snapshot/snapshot.service';
 import { SnapshotService } from '../snapshot/snapshot.service';
 import type { Clock } from '../timers/clock';
 import type { DelayedJobs } from '../timers/delayed-jobs';
+import { Metrics } from '../ops/metrics';
 import { ChangeSet, type Actor } from './change-set';
 import { json, type Db } from './prisma-types';
 
 export const CHANGE_CHANNEL = 'taintwise_changes';
 /** NOTIFY payloads are limited to 8000 bytes; past this, other replicas reload everything. */
 const MAX_NOTICE_BYTES = 7000;
+const EVICTION_OUTCOMES: Record<string, string> = { EvictionExecuted: 'Executed', EvictionCancelled: 'Cancelled', EvictionScheduled: 'Scheduled', EvictionRescheduled: 'Rescheduled' };
 
 /**
  * Runs one mutation as one transaction (DESIGN.md point 3): the work writes state, eviction rows
@@ -30,6 +32,7 @@ export class UnitOfWork {
     @Inject(REPLICA_ID) private readonly replicaId: string,
     private readonly snapshot: SnapshotService,
     private readonly bus: EventBus,
+    private readonly metrics: Metrics,
   ) {}
 
   now(): Date {
@@ -101,5 +104,17 @@ export class UnitOfWork {
       );
     }
     for (const event of events) this.bus.publish(event);
+    this.countEvictions(events);
+  }
+
+  /** Eviction outcomes and lag (executedAt − evictAt of expired tolerations), counted once committed. */
+  private countEvictions(events: TaintwiseEvent[]): void {
+    for (const event of events) {
+      const outcome = EVICTION_OUTCOMES[event.type];
+      if (!outcome) continue;
+      this.metrics.evictions.inc({ outcome });
+      const lagMs = event.data.lagMs;
+      if (outcome === 'Executed' && typeof lagMs === 'number') this.metrics.evictionLag.observe(Math.max(0, lagMs) / 1000);
+    }
   }
 }

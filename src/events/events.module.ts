@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { EventRepository } from './event.repository';
+import { EventStreamService } from './event-stream.service';
+import { EventsController } from './events.controller';
+import { EventsResolver } from './events.resolver';
+
+/** The event log as streams (SSE, GraphQL subscription) and as the audit history. EventBus comes from InventoryModule. */
+@Module({
+  controllers: [EventsController],
+  providers: [EventRepository, EventStreamService, EventsResolver],
+  exports: [EventRepository],
+})
+export class EventsModule {}

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { AppError } from '../common/errors/app-error';
+import { decodeContinue, encodeContinue, parseLimit, type Page } from '../inventory/paging';
+import { UnitOfWork } from '../inventory/unit-of-work';
+import { EVICTION_STATUSES, EvictionRepository, type EvictionStatus, type StoredEviction } from './eviction.repository';
+
+export interface EvictionQuery {
+  status?: unknown;
+  node?: unknown;
+  namespace?: unknown;
+  limit?: unknown;
+  continue?: unknown;
+}
+
+/** `GET /v1/evictions` and GraphQL `evictions`: the history, newest first, paged. */
+@Injectable()
+export class EvictionHistoryService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly evictions: EvictionRepository,
+  ) {}
+
+  async list(query: EvictionQuery): Promise<Page<StoredEviction>> {
+    const limit = parseLimit(query.limit);
+    const status = optionalString(query.status, 'status');
+    if (status !== undefined && !EVICTION_STATUSES.includes(status as EvictionStatus)) {
+      throw new AppError('BadRequest', `status must be one of ${EVICTION_STATUSES.join(', ')}`, [{ field: 'status', type: 'Unsupported value', message: `Unsupported value: "${status}": supported values: ${EVICTION_STATUSES.map((s) => `"${s}"`).join(', ')}` }]);
+    }
+    const after = decodeContinue(query.continue, 2);
+    const position = after ? { createdAt: new Date(after[0]), id: after[1] } : undefined;
+    if (position && (Number.isNaN(position.createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(position.id))) decodeContinue('!', 2);
+    const items = await this.evictions.list(this.uow.db, {
+      status: status as EvictionStatus | undefined,
+      node: optionalString(query.node, 'node'),
+      namespace: optionalString(query.namespace, 'namespace'),
+    }, limit + 1, position);
+    if (items.length <= limit) return { items };
+    const page = items.slice(0, limit);
+    const last = page[page.length - 1];
+    return { items: page, continue: encodeContinue([last.createdAt.toISOString(), last.id]) };
+  }
+}
+
+function optionalString(value: unknown, field: string): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw new AppError('BadRequest', `${field} must be given once`, [{ field, type: 'Invalid value', message: 'Invalid value: must be a single string' }]);
+  return value;
+}

@@ -1,0 +1,114 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../config/config.schema';
+import { DELAYED_JOBS } from '../core/tokens';
+import { UnitOfWork } from '../inventory/unit-of-work';
+import { Metrics } from '../ops/metrics';
+import type { DelayedJob, DelayedJobs } from '../timers/delayed-jobs';
+import { timerFor } from './eviction-planner';
+import { evictionTimerId } from './eviction-timer-id';
+
+const PAGE = 2000;
+const ARM_CHUNK = 500;
+
+export interface ReconcileReport {
+  /** Scheduled rows in the database. */
+  scheduled: number;
+  /** Timers armed for Scheduled rows that had none (lost Redis, restart of the in-process timers). */
+  armed: number;
+  /** Pending timers cancelled because no Scheduled row has that id and deadline any more. */
+  cancelled: number;
+}
+
+/**
+ * Makes the timers agree with the Scheduled rows (DESIGN.md point 5), at start-up and every
+ * `RECONCILE_INTERVAL_SECONDS`: the database holds every deadline, the timers only wake us, so a
+ * restart (in-process timers are gone) or a lost Redis (`FLUSHALL`) loses no eviction — an overdue
+ * row fires at once, a future one at its evictAt.
+ *
+ * Order matters: the pending timers are listed BEFORE the rows are read. A timer is armed only after
+ * its row committed, so every listed timer whose row is not (or no longer) Scheduled with that
+ * deadline is stale and may be cancelled; a row committed meanwhile is simply armed (again) — arming
+ * an id twice is harmless, the second replaces the first.
+ *
+ * Not done here (deliberately): re-running the rule for every pod on NoExecute-tainted nodes. Rows
+ * are written in the same transaction as the state that implies them, so the rows cannot miss a
+ * deadline the state calls for; such a sweep would cost a lock on every tainted node per run.
+ */
+@Injectable()
+export class EvictionReconciler implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('eviction-reconciler');
+  private interval?: NodeJS.Timeout;
+  private running?: Promise<ReconcileReport>;
+  private stopped = false;
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    @Inject(DELAYED_JOBS) private readonly jobs: DelayedJobs,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: Metrics,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const report = await this.reconcile().catch((e: unknown) => {
+      this.logger.warn({ msg: 'start-up reconcile failed; retrying on the interval', err: String(e) });
+      return undefined;
+    });
+    if (report) this.logger.log({ msg: 'eviction timers reconciled', ...report });
+    this.interval = setInterval(() => {
+      void this.reconcile().then(
+        (r) => (r.armed || r.cancelled ? this.logger.log({ msg: 'eviction timers repaired', ...r }) : undefined),
+        (e: unknown) => this.logger.warn({ msg: 'reconcile failed', err: String(e) }),
+      );
+    }, this.config.RECONCILE_INTERVAL_SECONDS * 1000);
+    this.interval.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.interval) clearInterval(this.interval);
+    await this.running?.catch(() => undefined);
+  }
+
+  /** One pass; concurrent calls share it. */
+  reconcile(): Promise<ReconcileReport> {
+    this.running ??= this.pass().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async pass(): Promise<ReconcileReport> {
+    const pending = await this.jobs.list();
+    const pendingIds = new Set(pending.map((j) => j.id));
+    const expected = new Set<string>();
+    const report: ReconcileReport = { scheduled: 0, armed: 0, cancelled: 0 };
+    let cursor: string | undefined;
+    for (;;) {
+      if (this.stopped) return report;
+      const rows = await this.uow.db.eviction.findMany({
+        where: { status: 'Scheduled', ...(cursor ? { id: { gt: cursor } } : {}) },
+        select: { id: true, evictAt: true },
+        orderBy: { id: 'asc' },
+        take: PAGE,
+      });
+      const missing: DelayedJob[] = [];
+      for (const row of rows) {
+        const id = evictionTimerId(row.id, row.evictAt);
+        expected.add(id);
+        if (!pendingIds.has(id)) missing.push(timerFor(row.id, row.evictAt));
+      }
+      for (let i = 0; i < missing.length; i += ARM_CHUNK) {
+        await Promise.all(missing.slice(i, i + ARM_CHUNK).map((job) => this.jobs.schedule(job)));
+      }
+      report.scheduled += rows.length;
+      report.armed += missing.length;
+      if (rows.length < PAGE) break;
+      cursor = rows[rows.length - 1].id;
+    }
+    for (const job of pending) {
+      if (job.id.startsWith('evict-') && !expected.has(job.id) && (await this.jobs.cancel(job.id))) report.cancelled++;
+    }
+    this.metrics.pendingEvictions.set(report.scheduled);
+    return report;
+  }
+}

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { EvictionHistoryService } from './eviction-history.service';
+import { EvictionReconciler } from './eviction-reconciler';
+import { EvictionRepository } from './eviction.repository';
+import { EvictionWorker } from './eviction-worker';
+import { EvictionsResolver } from './graphql/evictions.resolver';
+import { EvictionsController } from './rest/evictions.controller';
+
+/**
+ * The durable NoExecute engine (issue 5): the timer handler (worker), the reconciler that keeps the
+ * timers in line with the Scheduled rows, and the history. The planner itself lives in the global
+ * InventoryModule, because every inventory write consults it.
+ */
+@Module({
+  controllers: [EvictionsController],
+  providers: [EvictionRepository, EvictionHistoryService, EvictionWorker, EvictionReconciler, EvictionsResolver],
+  exports: [EvictionRepository, EvictionReconciler, EvictionWorker],
+})
+export class EvictionsModule {}

@@ -1,0 +1,224 @@
+import { Injectable } from '@nestjs/common';
+import { AppError } from '../common/errors/app-error';
+import { toAppError } from '../common/errors/to-app-error';
+import { applyTaintChanges, type TaintOperation } from '../domain/kubectl-taint/apply-taint-changes';
+import { KubectlTaintError } from '../domain/kubectl-taint/kubectl-taint-error';
+import { parseTaintSpecs, type TaintChanges } from '../domain/kubectl-taint/parse-taint-specs';
+import { cordonTaints, uncordonTaints } from '../domain/node-lifecycle/cordon';
+import { taintsForConditions } from '../domain/node-lifecycle/taints-for-conditions';
+import type { NodeCondition, Taint } from '../domain/types';
+import { formatInvalidObject } from '../domain/validation/field-errors';
+import { EvictionPlanner, type EvictionCounts } from '../evictions/eviction-planner';
+import type { Actor, ChangeSet } from '../inventory/change-set';
+import { parseBody } from '../inventory/input/parse-body';
+import { compileLabelSelector } from '../inventory/label-selection';
+import type { StoredNode } from '../inventory/model';
+import { NodeRepository, type NodeWrite } from '../inventory/node.repository';
+import { NodeService, taintJson } from '../inventory/node.service';
+import { PodRepository } from '../inventory/pod.repository';
+import type { Db } from '../inventory/prisma-types';
+import { UnitOfWork } from '../inventory/unit-of-work';
+import { applyTaintsSchema, conditionsSchema, nextConditions, nodeSelectionOf, validateConditions, type NodeSelection } from './taint-inputs';
+
+export interface TaintedNode {
+  name: string;
+  taints: Taint[];
+  changed: boolean;
+  /** What kubectl prints: `node/<name> tainted|untainted|modified`. */
+  operation: TaintOperation;
+}
+
+export interface ApplyTaintsResult {
+  nodes: TaintedNode[];
+  evictions: EvictionCounts;
+  dryRun: boolean;
+}
+
+export interface NodeMutationResult {
+  node: StoredNode;
+  changed: boolean;
+  evictions: EvictionCounts;
+}
+
+interface Outcome {
+  before: StoredNode;
+  after: StoredNode;
+  changed: boolean;
+  operation: TaintOperation;
+}
+
+/**
+ * The taint mutations (API.md "Taint mutations"): `kubectl taint` across nodes (SEMANTICS A.8, B.3),
+ * cordon/uncordon and reported node conditions (A.7, B.6.4). Each is one transaction: the selected
+ * nodes are locked in name order, every node's change is computed before anything is written, and
+ * any refusal (kubectl's message, naming the node) rolls back every node. The evictions the new
+ * taints imply are planned in the same transaction (A.3).
+ */
+@Injectable()
+export class TaintMutationService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly nodes: NodeRepository,
+    private readonly pods: PodRepository,
+    private readonly planner: EvictionPlanner,
+    private readonly nodeService: NodeService,
+  ) {}
+
+  /** `POST /v1/taints`. With `dryRun` the same answer is computed and nothing is written or locked. */
+  async applyTaints(body: unknown, actor: Actor): Promise<ApplyTaintsResult> {
+    const parsed = parseBody(applyTaintsSchema, body, 'taint request');
+    const selection = nodeSelectionOf(parsed);
+    const matches = selection.kind === 'labelSelector' ? compileLabelSelector(selection.selector) : () => true;
+    const specs = parseSpecs(parsed.taints);
+    const options = { overwrite: parsed.overwrite ?? false };
+
+    if (parsed.dryRun) {
+      const db = this.uow.db;
+      const now = this.uow.now();
+      const outcomes = this.decide(await this.selectNodes(db, selection, matches), specs, options.overwrite, now);
+      const changed = outcomes.filter((o) => o.changed);
+      const bound = await this.pods.findActiveOnNodes(db, changed.map((o) => o.after.name));
+      const evictions = await this.planner.preview(db, bound, new Map(changed.map((o) => [o.after.name, o.after])), now);
+      return { nodes: outcomes.map(present), evictions, dryRun: true };
+    }
+
+    const { result, changes } = await this.uow.run(actor, async (tx, changes) => {
+      const names = await this.candidateNames(tx, selection, matches);
+      await this.nodes.lock(tx, names);
+      const now = this.uow.now();
+      const outcomes = this.decide(await this.selectNodes(tx, selection, matches, names), specs, options.overwrite, now);
+      const written: StoredNode[] = [];
+      for (const o of outcomes) {
+        if (!o.changed) continue;
+        const node = await this.nodes.replace(tx, toWrite(o.after));
+        if (!node) throw AppError.notFound('node', o.after.name);
+        o.after = node;
+        written.push(node);
+        changes.node(node);
+        changes.event({
+          type: 'TaintsApplied', subjectKind: 'Node', subjectName: node.name,
+          data: { specs: parsed.taints, overwrite: options.overwrite, operation: o.operation, taints: node.taints.map(taintJson), previousTaints: o.before.taints.map(taintJson) },
+        });
+      }
+      await this.replanNodes(tx, written, now, changes);
+      return outcomes.map(present);
+    });
+    return { nodes: result, evictions: { ...changes.evictions }, dryRun: false };
+  }
+
+  /** `POST /v1/nodes/{name}/cordon|uncordon`: `unschedulable` and its NoSchedule taint (A.7). */
+  async setUnschedulable(name: string, unschedulable: boolean, actor: Actor): Promise<NodeMutationResult> {
+    return this.mutateNode(name, actor, (node, now) => ({
+      next: { ...node, unschedulable, taints: unschedulable ? cordonTaints(node.taints, now) : uncordonTaints(node.taints) },
+      event: { type: unschedulable ? 'NodeCordoned' : 'NodeUncordoned', data: {} },
+    }));
+  }
+
+  /** `PUT /v1/nodes/{name}/conditions`: the node-lifecycle taints, stamped with the report time (A.7, B.6.4). */
+  async setConditions(name: string, body: unknown, actor: Actor): Promise<NodeMutationResult> {
+    const reported = parseBody(conditionsSchema, body, `conditions of node "${name}"`);
+    const errors = validateConditions(reported);
+    if (errors.length) throw AppError.invalid('Node', name, errors, formatInvalidObject('Node', name, errors));
+    return this.mutateNode(name, actor, (node, now) => {
+      const conditions = nextConditions(reported, node.conditions, now);
+      return {
+        next: { ...node, conditions, taints: taintsForConditions(conditions, node.unschedulable, node.taints, now) },
+        event: { type: 'NodeConditionsReported', data: { conditions: reported } },
+      };
+    });
+  }
+
+  private async mutateNode(
+    name: string,
+    actor: Actor,
+    change: (node: StoredNode, now: Date) => { next: StoredNode; event: { type: string; data: Record<string, unknown> } },
+  ): Promise<NodeMutationResult> {
+    const { result, changes } = await this.uow.run(actor, async (tx, changes) => {
+      await this.nodes.lock(tx, [name]);
+      const node = await this.nodes.findByName(tx, name);
+      if (!node) throw AppError.notFound('node', name);
+      const now = this.uow.now();
+      const { next, event } = change(node, now);
+      const changed = next.unschedulable !== node.unschedulable || !sameTaints(next.taints, node.taints) || !sameConditions(next.conditions, node.conditions);
+      if (!changed) return { node, changed };
+      const stored = await this.nodes.replace(tx, toWrite(next));
+      if (!stored) throw AppError.notFound('node', name);
+      await this.nodeService.afterNodeChange(tx, stored, now, changes);
+      changes.event({
+        type: event.type, subjectKind: 'Node', subjectName: name,
+        data: { ...event.data, unschedulable: stored.unschedulable, taints: stored.taints.map(taintJson), previousTaints: node.taints.map(taintJson) },
+      });
+      return { node: stored, changed };
+    });
+    return { ...result, evictions: { ...changes.evictions } };
+  }
+
+  /** Names to lock: the explicit list, or every node whose labels match (re-checked under the lock). */
+  private async candidateNames(db: Db, selection: NodeSelection, matches: (labels: Record<string, string>) => boolean): Promise<string[]> {
+    if (selection.kind === 'names') return selection.names;
+    const rows = await db.node.findMany({ select: { name: true, labels: true }, orderBy: { name: 'asc' } });
+    return rows.filter((r) => matches((r.labels ?? {}) as Record<string, string>)).map((r) => r.name);
+  }
+
+  private async selectNodes(db: Db, selection: NodeSelection, matches: (labels: Record<string, string>) => boolean, names?: string[]): Promise<StoredNode[]> {
+    const wanted = names ?? (await this.candidateNames(db, selection, matches));
+    const found = await this.nodes.findByNames(db, wanted);
+    if (selection.kind === 'names') {
+      const present = new Set(found.map((n) => n.name));
+      const missing = selection.names.filter((n) => !present.has(n));
+      if (missing.length) throw new AppError('NotFound', missing.map((n) => `nodes "${n}" not found`).join('; '), [], { nodes: missing });
+      return found;
+    }
+    return found.filter((n) => matches(n.labels));
+  }
+
+  /** Every node's new taints, or the first refusal (kubectl stops at the first failing node; so do we, and write nothing). */
+  private decide(nodes: StoredNode[], specs: TaintChanges, overwrite: boolean, now: Date): Outcome[] {
+    return nodes.map((node) => {
+      try {
+        const applied = applyTaintChanges(node.name, node.taints, specs, { overwrite, now });
+        return { before: node, after: { ...node, taints: applied.taints }, changed: applied.changed, operation: applied.operation };
+      } catch (error) {
+        if (error instanceof KubectlTaintError && error.code === 'NotFound') {
+          throw new AppError('NotFound', `node ${node.name}: ${error.message}`, [], { node: node.name });
+        }
+        if (error instanceof KubectlTaintError && error.code === 'AlreadyExists') {
+          throw new AppError('Conflict', error.message, [], { node: node.name });
+        }
+        throw toAppError(error);
+      }
+    });
+  }
+
+  private async replanNodes(tx: Db, nodes: StoredNode[], now: Date, changes: ChangeSet): Promise<void> {
+    if (nodes.length === 0) return;
+    const bound = await this.pods.findActiveOnNodes(tx, nodes.map((n) => n.name));
+    await this.planner.replan(tx, bound, new Map(nodes.map((n) => [n.name, n])), now, changes);
+  }
+}
+
+function parseSpecs(specs: string[]): TaintChanges {
+  try {
+    return parseTaintSpecs(specs);
+  } catch (error) {
+    throw toAppError(error);
+  }
+}
+
+function present(o: Outcome): TaintedNode {
+  return { name: o.after.name, taints: o.after.taints, changed: o.changed, operation: o.operation };
+}
+
+function toWrite(node: StoredNode): NodeWrite {
+  return { name: node.name, labels: node.labels, taints: node.taints, unschedulable: node.unschedulable, conditions: node.conditions, allocatable: node.allocatable };
+}
+
+function sameConditions(a: readonly NodeCondition[], b: readonly NodeCondition[]): boolean {
+  const sig = (c: NodeCondition) => JSON.stringify([c.type, c.status, c.reason ?? null, c.message ?? null, c.lastTransitionTime ? new Date(c.lastTransitionTime).getTime() : null]);
+  return a.length === b.length && a.every((c, i) => sig(c) === sig(b[i]));
+}
+
+function sameTaints(a: readonly Taint[], b: readonly Taint[]): boolean {
+  const sig = (t: Taint) => `${t.key}\u0000${t.effect}\u0000${t.value ?? ''}\u0000${t.timeAdded?.getTime() ?? ''}`;
+  return a.length === b.length && a.every((t, i) => sig(t) === sig(b[i]));
+}
