@@ -7,7 +7,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
 import { AppModule } from './app.module';
 import { createRootLogger, JsonLogger } from './common/logging/json-logger';
+import { ApiKeys } from './common/auth/api-keys';
+import { installAuthentication } from './common/auth/authenticate.hook';
 import { ProblemJsonFilter } from './common/http/problem-json.filter';
+import { installRateLimit, rateLimitStore } from './common/http/rate-limit';
 import { installSecurity } from './common/http/security';
 import type { AppConfig } from './config/config.schema';
 import { registerExplorer } from './graphql/explorer';
@@ -43,6 +46,16 @@ export async function createApp(config: AppConfig, options: { logger?: PinoLogge
   installBodyParsers(fastify);
   installRequestHooks(fastify, app.get(Metrics));
   await installSecurity(app, fastify, config);
+  // After CORS (preflights and CORS headers on errors), before the explorer and every route.
+  const keys = app.get(ApiKeys);
+  installRateLimit(fastify, { perMinute: config.RATE_LIMIT_PER_MINUTE, keys, store: () => rateLimitStore(config, logger) });
+  installAuthentication(fastify, keys);
+  if (keys.open) {
+    logger.warn(
+      { security: 'open', apiKeys: 0 },
+      '!!! API_KEYS is empty: taintwise is running OPEN — every caller is an anonymous admin who can change and delete the inventory. Set API_KEYS (name:role:sha256hex) before exposing this service. !!!',
+    );
+  }
   registerExplorer(fastify);
   app.useGlobalFilters(new ProblemJsonFilter());
   registerOpenApi(app);

@@ -2,7 +2,9 @@ import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
+import { ApiKeys } from './common/auth/api-keys';
 import { AuthGuard } from './common/auth/auth.guard';
+import { graphqlWsAuthentication } from './common/auth/authenticate.hook';
 import type { AppConfig } from './config/config.schema';
 import { CoreModule } from './core/core.module';
 import { EventsModule } from './events/events.module';
@@ -40,7 +42,7 @@ export class AppModule {
           // The cast bridges @apollo/server's CJS and ESM type declarations, which TypeScript sees as distinct.
           plugins: [complexityLimit(config.GRAPHQL_MAX_COMPLEXITY) as never],
           formatError: formatGraphQLError,
-          subscriptions: { 'graphql-ws': { path: '/graphql' } },
+          subscriptions: { 'graphql-ws': { path: '/graphql', ...graphqlWsAuthentication(new ApiKeys(config.API_KEYS)) } },
         }),
       ],
       providers: [{ provide: APP_GUARD, useClass: AuthGuard }, SystemResolver],

@@ -3,9 +3,10 @@ import { Reflector } from '@nestjs/core';
 import { GqlExecutionContext } from '@nestjs/graphql';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error';
-import { ApiKeys, bearerToken } from './api-keys';
+import { ApiKeys } from './api-keys';
+import { authenticate } from './authenticate.hook';
 import { IS_PUBLIC, REQUIRED_ROLE } from './public.decorator';
-import { OPEN_PRINCIPAL, roleAtLeast, type Principal, type Role } from './roles';
+import { roleAtLeast, type Principal, type Role } from './roles';
 
 export type RequestWithPrincipal = FastifyRequest & { principal?: Principal };
 
@@ -21,7 +22,8 @@ export class AuthGuard implements CanActivate {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
     const request = requestOf(context);
-    if (!request) return true; // subscriptions authenticate on connect
+    // Subscriptions carry the principal found on connect (graphqlWsAuthentication) as req.principal.
+    if (!request) throw new AppError('Unauthenticated', 'no request to authenticate');
     const principal = this.authenticate(request);
     request.principal = principal;
     const required = this.reflector.getAllAndOverride<Role>(REQUIRED_ROLE, targets) ?? 'viewer';
@@ -31,14 +33,9 @@ export class AuthGuard implements CanActivate {
     return true;
   }
 
+  /** Normally done already by the onRequest hook (authenticate.hook.ts) or on WebSocket connect. */
   authenticate(request: RequestWithPrincipal): Principal {
-    if (request.principal) return request.principal;
-    if (this.keys.open) return OPEN_PRINCIPAL;
-    const token = bearerToken(request.headers.authorization);
-    if (!token) throw new AppError('Unauthenticated', 'missing API key: send Authorization: Bearer <key>');
-    const principal = this.keys.verify(token);
-    if (!principal) throw new AppError('Unauthenticated', 'invalid API key');
-    return principal;
+    return request.principal ?? authenticate(this.keys, request.headers?.authorization);
   }
 }
 
