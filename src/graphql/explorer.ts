@@ -6,11 +6,17 @@ const STATIC_PATH = '/graphql-explorer/static/';
 
 /** The example the explorer opens with: feasible nodes for a pod (API.md "Operations"). */
 export const EXAMPLE_QUERY = `# Which nodes can this pod use, ranked, and why not the others?
+# Run it with the pink button (or Ctrl-Enter). Then try a stored pod,
+#   podRef: { namespace: "default", name: "web-1" }
+# or what a taint would do before you apply it:
+#   taintImpact(taints: ["maintenance=true:NoExecute"], all: true)
 query FeasibleNodesForPod {
   feasibleNodes(
     pod: {
-      tolerations: [{ key: "dedicated", operator: Equal, value: "gpu", effect: NoSchedule }]
-      nodeSelector: []
+      tolerations: [{
+        key: "dedicated", operator: Equal
+        value: "gpu", effect: NoSchedule
+      }]
     }
     limit: 10
   ) {
@@ -21,7 +27,8 @@ query FeasibleNodesForPod {
       name
       feasible
       score
-      reasons { plugin message taint { key value effect } }
+      scores { TaintToleration NodeAffinity }
+      reasons { plugin message taint { key value effect } resource }
     }
   }
 }
