@@ -108,7 +108,8 @@ export class DecisionsService {
         before.set(node.name, node);
         after.set(node.name, { ...node, taints: internTaints(applied.taints) });
       }
-      for (const pod of snapshot.podsOn(node.name)) {
+      // Pods in (namespace, name) order per node, nodes by name: the answer needs no global sort.
+      for (const pod of [...snapshot.podsOn(node.name)].sort(compareRefs)) {
         bound.push({ pod: { ref: pod, tolerations: pod.tolerations, boundAt: pod.boundAt ?? pod.createdAt }, node: node.name, taints: applied.taints });
       }
     }
@@ -118,9 +119,8 @@ export class DecisionsService {
     return {
       at,
       evictions: partition.evictions
-        .map((e) => ({ pod: refOf(e.pod.ref), node: e.node, action: e.action, afterSeconds: e.afterSeconds, evictAt: e.evictAt }))
-        .sort(byNodeThenPod),
-      tolerating: partition.tolerating.map((t) => ({ pod: refOf(t.pod.ref), node: t.node })).sort(byNodeThenPod),
+        .map((e) => ({ pod: refOf(e.pod.ref), node: e.node, action: e.action, afterSeconds: e.afterSeconds, evictAt: e.evictAt })),
+      tolerating: partition.tolerating.map((t) => ({ pod: refOf(t.pod.ref), node: t.node })),
       unschedulablePending: pending.lost.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
       schedulablePending: pending.gained.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
       warnings,
@@ -291,5 +291,3 @@ function refOf(pod: { namespace: string; name: string }): PodRef {
 
 const compareRefs = (a: PodRef, b: PodRef) => (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 const byPod = (a: { pod: PodRef }, b: { pod: PodRef }) => compareRefs(a.pod, b.pod);
-const byNodeThenPod = (a: { pod: PodRef; node: string }, b: { pod: PodRef; node: string }) =>
-  (a.node < b.node ? -1 : a.node > b.node ? 1 : compareRefs(a.pod, b.pod));

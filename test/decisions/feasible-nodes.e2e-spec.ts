@@ -154,7 +154,7 @@ describe.each(testModes())('POST /v1/decisions/feasible-nodes (%s)', (mode) => {
     expect(nodes.status).toBe(404);
     expect(nodes.body.detail).toBe('nodes not found: "yy", "zz"');
     const gql = await app.graphql(FEASIBLE_QUERY, { pod: {}, nodeNames: ['zz'] });
-    expect(gql.body.errors[0]).toMatchObject({ message: 'node not found: "zz"', extensions: { code: 'NOT_FOUND', status: 404 } });
+    expect(gql.body.errors![0]).toMatchObject({ message: 'node not found: "zz"', extensions: { code: 'NOT_FOUND', status: 404 } });
   });
 
   it.each([
@@ -187,7 +187,7 @@ describe.each(testModes())('POST /v1/decisions/feasible-nodes (%s)', (mode) => {
     ]);
     expect(r.body.detail).toMatch(/^pod is invalid: \[pod\.tolerations\[0\]\.operator: /);
     const gql = await app.graphql(FEASIBLE_QUERY, { pod: { tolerations: [{ key: '', operator: 'Equal', value: 'x' }] } });
-    expect(gql.body.errors[0].extensions).toMatchObject({ code: 'UNPROCESSABLE_ENTITY', errors: [{ field: 'pod.tolerations[0].operator' }] });
+    expect(gql.body.errors![0].extensions).toMatchObject({ code: 'UNPROCESSABLE_ENTITY', errors: [{ field: 'pod.tolerations[0].operator' }] });
   });
 
   it('writes nothing: no event, no eviction, no node change', async () => {

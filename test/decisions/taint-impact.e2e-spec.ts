@@ -156,7 +156,7 @@ describe.each(testModes())('POST /v1/decisions/taint-impact (%s)', (mode) => {
     expect(r.status).toBe(404);
     expect(r.body.detail).toBe('node not found: "ghost"');
     const gql = await app.graphql(IMPACT_QUERY, { taints: ['a=b:NoSchedule'], nodes: ['ghost'] });
-    expect(gql.body.errors[0].extensions).toMatchObject({ code: 'NOT_FOUND' });
+    expect(gql.body.errors![0].extensions).toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('writes nothing: no event, no eviction, no taint on any node', async () => {

@@ -120,7 +120,7 @@ describe.each(testModes())('POST /v1/decisions/toleration-match (%s)', (mode) =>
       { field: 'tolerations[2].effect', message: 'Invalid value: "": effect must be \'NoExecute\' when `tolerationSeconds` is set' },
     ]);
     const gql = await app.graphql(MATCH_QUERY, { taints: [gpu], tolerations: [{ key: '', operator: 'Equal', value: 'x' }] });
-    expect(gql.body.errors[0].extensions).toEqual({
+    expect(gql.body.errors![0].extensions).toEqual({
       code: 'UNPROCESSABLE_ENTITY', status: 422,
       errors: [{ field: 'tolerations[0].operator', message: 'Invalid value: "Equal": operator must be Exists when `key` is empty, which means "match all values and all keys"' }],
     });
@@ -138,7 +138,7 @@ describe.each(testModes())('POST /v1/decisions/toleration-match (%s)', (mode) =>
 
   it('GraphQL rejects an effect outside the enum before it reaches the service', async () => {
     const r = await app.graphql('{ tolerationMatch(taints: [{key: "a", effect: NoScheduled}], tolerations: []) { schedulable } }');
-    expect(r.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    expect(r.body.errors![0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 });
 
@@ -157,7 +157,7 @@ describe('toleration-match with COMPARISON_OPERATORS=false (SEMANTICS A.1, B.8.4
     expect(r.status).toBe(422);
     expect(r.body.errors).toEqual([{ field: 'tolerations[0].operator', message: 'Unsupported value: "Gt": supported values: "Equal", "Exists", "Lt", "Gt"' }]);
     const gql = await app.graphql(MATCH_QUERY, body);
-    expect(gql.body.errors[0].extensions).toMatchObject({ code: 'UNPROCESSABLE_ENTITY', errors: [{ field: 'tolerations[0].operator' }] });
+    expect(gql.body.errors![0].extensions).toMatchObject({ code: 'UNPROCESSABLE_ENTITY', errors: [{ field: 'tolerations[0].operator' }] });
     const info = await app.graphql('{ serviceInfo { comparisonOperators } }');
     expect(info.body.data.serviceInfo.comparisonOperators).toBe(false);
   });

@@ -4,6 +4,7 @@ import { CurrentPrincipal } from '../../common/auth/principal.decorator';
 import type { Principal } from '../../common/auth/roles';
 import { ApiProblems } from '../../inventory/rest/api-docs';
 import { DecisionsService } from '../decisions.service';
+import { presentTaintImpact } from './present-taint-impact';
 import {
   FEASIBLE_NODES_ANSWER_EXAMPLE, FEASIBLE_NODES_ANSWER_SCHEMA, FEASIBLE_NODES_BODY_SCHEMA, FEASIBLE_NODES_EXAMPLES,
   TAINT_IMPACT_ANSWER_EXAMPLE, TAINT_IMPACT_ANSWER_SCHEMA, TAINT_IMPACT_BODY_SCHEMA, TAINT_IMPACT_EXAMPLES,
@@ -39,7 +40,7 @@ export class DecisionsController {
   @ApiOkResponse({ description: 'Evictions, tolerating pods, and pending pods that lose or gain a place', content: { 'application/json': { schema: TAINT_IMPACT_ANSWER_SCHEMA, example: TAINT_IMPACT_ANSWER_EXAMPLE } } })
   @ApiProblems(400, 404)
   taintImpact(@Body() body: unknown) {
-    return this.decisions.taintImpact(body);
+    return presentTaintImpact(this.decisions.taintImpact(body));
   }
 
   @Post('toleration-match')
