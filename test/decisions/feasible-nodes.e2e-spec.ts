@@ -190,6 +190,26 @@ describe.each(testModes())('POST /v1/decisions/feasible-nodes (%s)', (mode) => {
     expect(gql.body.errors![0].extensions).toMatchObject({ code: 'UNPROCESSABLE_ENTITY', errors: [{ field: 'pod.tolerations[0].operator' }] });
   });
 
+  it('GraphQL cost grows with limit: a full selection of 5000 nodes is refused, a narrow one is not', async () => {
+    const wide = await app.graphql(FEASIBLE_QUERY, { pod: {}, limit: 5000 });
+    expect(wide.status).toBe(400);
+    expect(wide.body.errors![0]).toMatchObject({ message: expect.stringMatching(/^query complexity \d+ exceeds the limit of 5000$/), extensions: { code: 'QUERY_TOO_COMPLEX' } });
+    const narrow = await app.graphql('query { feasibleNodes(pod: {}, limit: 5000) { totalNodes feasibleCount nodes { name } } }');
+    expect(narrow.body.errors).toBeUndefined();
+    expect(narrow.body.data.feasibleNodes.nodes).toHaveLength(5);
+  });
+
+  it('documents the three decisions in OpenAPI with request examples and problem responses', async () => {
+    const doc = (await app.request('GET', '/docs-json')).body;
+    for (const path of ['/v1/decisions/feasible-nodes', '/v1/decisions/taint-impact', '/v1/decisions/toleration-match']) {
+      const post = doc.paths[path].post;
+      expect(Object.keys(post.requestBody.content['application/json'].examples).length).toBeGreaterThan(0);
+      expect(post.responses['200'].content['application/json'].example).toBeDefined();
+      expect(post.responses['400'].content['application/problem+json']).toBeDefined();
+    }
+    expect(doc.paths['/v1/decisions/feasible-nodes'].post.description).toContain('as if the pod were created');
+  });
+
   it('writes nothing: no event, no eviction, no node change', async () => {
     const before = await writtenState(app);
     await feasible({ pod: {} });
