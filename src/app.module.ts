@@ -4,13 +4,13 @@ import { APP_GUARD } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
 import { ApiKeys } from './common/auth/api-keys';
 import { AuthGuard } from './common/auth/auth.guard';
-import { graphqlWsAuthentication } from './common/auth/authenticate.hook';
 import type { AppConfig } from './config/config.schema';
 import { CoreModule } from './core/core.module';
 import { EventsModule } from './events/events.module';
 import { EvictionsModule } from './evictions/evictions.module';
 import { DecisionsModule } from './decisions/decisions.module';
 import { formatGraphQLError } from './graphql/format-error';
+import { graphqlWsOptions } from './graphql/graphql-ws';
 import { complexityLimit, depthLimit } from './graphql/query-limits';
 import { InventoryModule } from './inventory/inventory.module';
 import { OpsModule } from './ops/ops.module';
@@ -42,7 +42,7 @@ export class AppModule {
           // The cast bridges @apollo/server's CJS and ESM type declarations, which TypeScript sees as distinct.
           plugins: [complexityLimit(config.GRAPHQL_MAX_COMPLEXITY) as never],
           formatError: formatGraphQLError,
-          subscriptions: { 'graphql-ws': { path: '/graphql', ...graphqlWsAuthentication(new ApiKeys(config.API_KEYS)) } },
+          subscriptions: { 'graphql-ws': { path: '/graphql', ...graphqlWsOptions(new ApiKeys(config.API_KEYS), { maxDepth: config.GRAPHQL_MAX_DEPTH, maxComplexity: config.GRAPHQL_MAX_COMPLEXITY }) } },
         }),
       ],
       providers: [{ provide: APP_GUARD, useClass: AuthGuard }, SystemResolver],

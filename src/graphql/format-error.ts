@@ -9,7 +9,10 @@ const PASSTHROUGH = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED'
  * Kubernetes field errors in `extensions.errors` (API.md "Errors").
  */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const code = formatted.extensions?.code;
+  // Apollo reports every failed validation rule as GRAPHQL_VALIDATION_FAILED; keep the rule's own code
+  // (QUERY_TOO_DEEP) when it has one, as over graphql-ws.
+  const ruleCode = (error as { originalError?: { extensions?: { code?: unknown } } })?.originalError?.extensions?.code;
+  const code = formatted.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' && typeof ruleCode === 'string' && PASSTHROUGH.has(ruleCode) ? ruleCode : formatted.extensions?.code;
   if (typeof code === 'string' && PASSTHROUGH.has(code)) {
     return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
   }

@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, type ASTNode, type FragmentDefinitionNode, Kind, type ValidationContext, type ValidationRule } from 'graphql';
+import { GraphQLError, type ASTNode, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, Kind, type ValidationContext, type ValidationRule } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
 
 /** Rejects a query nested deeper than `maxDepth` fields (introspection included; its deepest is ~13, so the check skips `__schema`). */
@@ -40,20 +40,28 @@ export function complexityLimit(maxComplexity: number): ApolloServerPlugin {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document, schema }) {
-          const complexity = getComplexity({
-            schema,
-            operationName: request.operationName ?? undefined,
-            query: document,
-            variables: request.variables ?? {},
-            estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
-          });
-          if (complexity > maxComplexity) {
-            throw new GraphQLError(`query complexity ${complexity} exceeds the limit of ${maxComplexity}`, {
-              extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400 } },
-            });
-          }
+          const error = complexityError({ schema, document, operationName: request.operationName, variableValues: request.variables }, maxComplexity);
+          if (error) throw error;
         },
       };
     },
   };
+}
+
+/** The complexity check on its own, for transports Apollo does not serve (graphql-ws). */
+export function complexityError(
+  args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; variableValues?: Record<string, unknown> | null },
+  maxComplexity: number,
+): GraphQLError | undefined {
+  const complexity = getComplexity({
+    schema: args.schema,
+    operationName: args.operationName ?? undefined,
+    query: args.document,
+    variables: args.variableValues ?? {},
+    estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
+  });
+  if (complexity <= maxComplexity) return undefined;
+  return new GraphQLError(`query complexity ${complexity} exceeds the limit of ${maxComplexity}`, {
+    extensions: { code: 'QUERY_TOO_COMPLEX', http: { status: 400 } },
+  });
 }

@@ -203,6 +203,41 @@ describe.each(testModes())('authentication and roles (%s)', (mode) => {
   });
 });
 
+describe.each(testModes())('redacted explanations (SEMANTICS A.2) (%s)', (mode) => {
+  const redacted = 'node(s) had untolerated taint(s)';
+  const named = 'node(s) had untolerated taint {dedicated: gpu}';
+  const decide = async (app: TestApp, headers: Record<string, string>) => {
+    const rest = await send(`${app.url}/v1/decisions/feasible-nodes`, 'POST', { headers, body: { pod: {} } });
+    expect(rest.status).toBe(200);
+    const gql = await app.graphql('{ feasibleNodes(pod: {}) { message nodes { reasons { message taint { key } } } } }', undefined, headers);
+    expect(gql.body.errors).toBeUndefined();
+    return { rest: rest.body, gql: gql.body.data.feasibleNodes };
+  };
+  const expectRedacted = (answer: { rest: any; gql: any }, hidden: boolean) => {
+    for (const body of [answer.rest, answer.gql]) {
+      expect(body.message).toBe(`0/1 nodes are available: 1 ${hidden ? redacted : named}.`);
+      expect(body.nodes[0].reasons[0].message).toBe(hidden ? redacted : named);
+      expect(body.nodes[0].reasons[0].taint ?? null).toEqual(hidden ? null : expect.objectContaining({ key: 'dedicated' }));
+    }
+  };
+
+  it.each([
+    { description: 'default: every role sees the taints', env: {} as Record<string, string>, hiddenFor: [] as Role[] },
+    { description: 'REDACT_TAINTS_BELOW_ROLE=operator: viewers get the redacted wording', env: { REDACT_TAINTS_BELOW_ROLE: 'operator' }, hiddenFor: ['viewer'] as Role[] },
+    { description: 'REDACT_TAINTS_BELOW_ROLE=admin: viewers and operators', env: { REDACT_TAINTS_BELOW_ROLE: 'admin' }, hiddenFor: ['viewer', 'operator'] as Role[] },
+    { description: 'REDACT_TAINTS=true: everyone', env: { REDACT_TAINTS: 'true' }, hiddenFor: ['viewer', 'operator', 'admin'] as Role[] },
+  ])('$description', async ({ env, hiddenFor }) => {
+    const app = await startTestApp(mode, { env: { API_KEYS: keys.env, RATE_LIMIT_PER_MINUTE: '0', ...env } });
+    try {
+      const put = await send(`${app.url}/v1/nodes/n1`, 'PUT', { headers: keys.headers.admin, body: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] } });
+      expect(put.status).toBe(201);
+      for (const role of ROLES) expectRedacted(await decide(app, keyFor[role]), hiddenFor.includes(role));
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('running open (no API_KEYS)', () => {
   it('lets every caller in as an anonymous admin and says so loudly at start', async () => {
     const lines: string[] = [];

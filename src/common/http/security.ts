@@ -25,6 +25,13 @@ export async function installSecurity(_app: INestApplication, fastify: FastifyIn
   });
   const origins = config.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean);
   if (origins.length > 0) {
-    await fastify.register(cors, { origin: origins.includes('*') ? true : origins, credentials: false, exposedHeaders: ['x-request-id', 'retry-after'] });
+    await fastify.register(cors, {
+      origin: origins.includes('*') ? true : origins,
+      credentials: false,
+      // @fastify/cors allows only GET, HEAD and POST by default: a browser's PUT or DELETE preflight would fail.
+      methods: ['GET', 'HEAD', 'PUT', 'POST', 'DELETE', 'OPTIONS'],
+      exposedHeaders: ['x-request-id', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'],
+      maxAge: 600,
+    });
   }
 }
