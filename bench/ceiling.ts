@@ -1,0 +1,84 @@
+/**
+ * The ceiling: the same feasible-nodes computation in-process, without HTTP, Nest or JSON parsing of
+ * the request. The generated inventory goes through the importer's mapping (mapManifests) into an
+ * InventorySnapshot, then decideFeasibleNodes runs over its 5,000 scheduling nodes.
+ */
+import { decideFeasibleNodes } from '../src/domain/scheduling/feasible-nodes';
+import type { PodSpec } from '../src/domain/types';
+import { mapManifests } from '../src/inventory/import';
+import type { StoredNode, StoredPod } from '../src/inventory/model';
+import { requestsVector } from '../src/inventory/pod-requests-vector';
+import { InventorySnapshot } from '../src/snapshot/inventory-snapshot';
+import type { GeneratedInventory } from './generate-inventory';
+import { FEASIBLE_LIMIT, type PodCase } from './scenarios';
+
+export interface CeilingResult {
+  mapMs: number;
+  loadMs: number;
+  nodes: number;
+  activePods: number;
+  durationSec: number;
+  ops: number;
+  opsPerSec: number;
+  /** Including JSON.stringify of the answer (what the service must also do). */
+  opsPerSecWithJson: number;
+  perCaseMicros: Array<{ name: string; micros: number; feasible: number; total: number }>;
+  heapUsedMiB: number;
+}
+
+export function buildSnapshot(inv: GeneratedInventory): { snapshot: InventorySnapshot; mapMs: number; loadMs: number } {
+  const now = new Date();
+  let t = performance.now();
+  const mapped = mapManifests([{ apiVersion: 'v1', kind: 'List', items: inv.items }], now);
+  if (mapped.errors.length) throw new Error(`the importer refused ${mapped.errors.length} generated objects, first: ${JSON.stringify(mapped.errors[0])}`);
+  const mapMs = performance.now() - t;
+  t = performance.now();
+  const nodes: StoredNode[] = mapped.nodes.map((n) => ({ ...n, resourceVersion: '1', createdAt: now, updatedAt: now }));
+  const pods: StoredPod[] = mapped.pods.map((p) => ({ ...p, uid: p.uid ?? '', requests: requestsVector(p.resources), resourceVersion: '1', createdAt: now, updatedAt: now }));
+  const snapshot = new InventorySnapshot();
+  snapshot.load(nodes, pods);
+  snapshot.schedulingNodes();
+  return { snapshot, mapMs, loadMs: performance.now() - t };
+}
+
+function specOf(snapshot: InventorySnapshot, c: PodCase): { spec: PodSpec; requests?: Record<string, number> } {
+  if (c.body.pod) return { spec: c.body.pod as PodSpec };
+  const stored = snapshot.pod(c.body.podRef.namespace, c.body.podRef.name);
+  if (!stored) throw new Error(`podRef ${c.body.podRef.namespace}/${c.body.podRef.name} is not in the snapshot`);
+  return { spec: { tolerations: stored.tolerations, nodeSelector: stored.nodeSelector, affinity: stored.affinity, priority: stored.priority, owner: stored.owner }, requests: stored.requests };
+}
+
+export function measureCeiling(inv: GeneratedInventory, cases: PodCase[], durationSec: number): CeilingResult {
+  const { snapshot, mapMs, loadMs } = buildSnapshot(inv);
+  const nodes = snapshot.schedulingNodes();
+  const pods = cases.map((c) => specOf(snapshot, c));
+  // Warm-up (JIT), then per-case cost, then the mix round-robin as autocannon sends it.
+  for (let i = 0; i < 200; i++) decideFeasibleNodes(pods[i % pods.length], nodes, { limit: FEASIBLE_LIMIT });
+  const perCaseMicros = cases.map((c, i) => {
+    const n = 50;
+    const t = performance.now();
+    let d;
+    for (let k = 0; k < n; k++) d = decideFeasibleNodes(pods[i], nodes, { limit: FEASIBLE_LIMIT });
+    return { name: c.name, micros: Math.round(((performance.now() - t) / n) * 1000), feasible: d!.feasibleCount, total: d!.totalNodes };
+  });
+  const run = (withJson: boolean) => {
+    const end = performance.now() + (durationSec * 1000) / 2;
+    let ops = 0;
+    const started = performance.now();
+    while (performance.now() < end) {
+      for (let k = 0; k < pods.length; k++) {
+        const d = decideFeasibleNodes(pods[k], nodes, { limit: FEASIBLE_LIMIT });
+        if (withJson) JSON.stringify(d);
+      }
+      ops += pods.length;
+    }
+    return { ops, sec: (performance.now() - started) / 1000 };
+  };
+  const plain = run(false);
+  const json = run(true);
+  return {
+    mapMs: Math.round(mapMs), loadMs: Math.round(loadMs), nodes: nodes.length, activePods: snapshot.podCount,
+    durationSec, ops: plain.ops, opsPerSec: plain.ops / plain.sec, opsPerSecWithJson: json.ops / json.sec, perCaseMicros,
+    heapUsedMiB: Math.round(process.memoryUsage().heapUsed / 1048576),
+  };
+}

@@ -1,0 +1,86 @@
+import { summarize, type Summary } from './stats';
+
+// autocannon ships no types; the programmatic API is small.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon: any = require('autocannon');
+
+export interface LoadRequest {
+  method: 'POST' | 'GET';
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+export interface LoadOptions {
+  url: string;
+  requests: LoadRequest[];
+  connections: number;
+  durationSec: number;
+  warmupSec: number;
+}
+
+export interface LoadResult {
+  connections: number;
+  durationSec: number;
+  requests: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  /** Successful requests per second over the measured window. */
+  rps: number;
+  /** Latency in ms of every response (measured by autocannon per response, not its rounded histogram). */
+  latencyMs: Summary;
+  bytesPerResponse: number;
+}
+
+function once(options: LoadOptions, durationSec: number, record: boolean): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const latencies: number[] = [];
+    const statusCodes: Record<string, number> = {};
+    let ok = 0;
+    let bytes = 0;
+    const started = performance.now();
+    const instance = autocannon(
+      {
+        url: options.url,
+        connections: options.connections,
+        duration: durationSec,
+        timeout: 30,
+        requests: options.requests.map((r) => ({ method: r.method, path: r.path, body: r.body, headers: { 'content-type': 'application/json', ...(r.headers ?? {}) } })),
+      },
+      (err: Error | null, result: any) => {
+        if (err) return reject(err);
+        const elapsed = (performance.now() - started) / 1000;
+        resolve({
+          connections: options.connections,
+          durationSec: Math.round(elapsed * 10) / 10,
+          requests: Object.values(statusCodes).reduce((s, n) => s + n, 0),
+          ok,
+          non2xx: result.non2xx ?? 0,
+          errors: result.errors ?? 0,
+          timeouts: result.timeouts ?? 0,
+          statusCodes,
+          rps: ok / elapsed,
+          latencyMs: summarize(latencies),
+          bytesPerResponse: ok ? bytes / ok : 0,
+        });
+      },
+    );
+    instance.on('response', (_client: unknown, statusCode: number, resBytes: number, responseTime: number) => {
+      statusCodes[statusCode] = (statusCodes[statusCode] ?? 0) + 1;
+      if (statusCode >= 200 && statusCode < 300) {
+        ok++;
+        bytes += resBytes;
+        if (record) latencies.push(responseTime);
+      }
+    });
+  });
+}
+
+/** A warm-up run (discarded), then the measured run at fixed concurrency. */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  if (options.warmupSec > 0) await once(options, options.warmupSec, false);
+  return once(options, options.durationSec, true);
+}

@@ -1,0 +1,150 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { http } from './http';
+
+export const REPO_ROOT = new URL('../../', `file://${__dirname}/`).pathname.replace(/\/$/, '');
+
+export interface ServiceOptions {
+  /** Storage: DATABASE_URL + REDIS_URL + REDIS_PREFIX, or DATA_DIR. */
+  env: Record<string, string>;
+  logLevel?: string;
+  /** Extra node flags for the child (e.g. --cpu-prof). */
+  nodeArgs?: string[];
+  timeoutMs?: number;
+}
+
+export interface StartedService {
+  service: Service;
+  /** Spawn → `/readyz` 200. */
+  readyMs: number;
+}
+
+/** Settings the bench never inherits from its own environment. */
+const STRIPPED = ['DATABASE_URL', 'REDIS_URL', 'REDIS_PREFIX', 'DATA_DIR', 'PORT', 'HOST', 'API_KEYS', 'LOG_LEVEL', 'NODE_OPTIONS', 'NODE_ENV'];
+
+/** taintwise as a child process (`node -r @swc-node/register src/main.ts`), as an operator would run it. */
+export class Service {
+  readonly logs: Array<Record<string, any>> = [];
+  readonly stderr: string[] = [];
+  exitCode: number | null | undefined = undefined;
+  readonly exited: Promise<number | null>;
+  private buffer = '';
+
+  private constructor(readonly child: ChildProcess, readonly port: number) {
+    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => {
+      this.exitCode = code ?? (signal ? -1 : null);
+      resolve(this.exitCode);
+    }));
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => this.onStdout(chunk));
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => {
+      this.stderr.push(chunk);
+      if (this.stderr.length > 200) this.stderr.shift();
+    });
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  static async start(options: ServiceOptions): Promise<StartedService> {
+    const port = await freePort();
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !STRIPPED.includes(k)) env[k] = v;
+    Object.assign(env, {
+      PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: options.logLevel ?? 'warn',
+      // The bench is the only client: a per-client rate limit would measure the limiter, not the service.
+      RATE_LIMIT_PER_MINUTE: '0',
+      ...options.env,
+    });
+    const started = performance.now();
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '-r', '@swc-node/register', 'src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const service = new Service(child, port);
+    const deadline = started + (options.timeoutMs ?? 180_000);
+    for (;;) {
+      if (service.exitCode !== undefined) throw new Error(`taintwise exited with ${service.exitCode} before it was ready:\n${service.stderr.join('').slice(-3000)}${service.logTail()}`);
+      if (performance.now() > deadline) {
+        await service.stop();
+        throw new Error(`taintwise was not ready within ${options.timeoutMs ?? 180_000} ms${service.logTail()}`);
+      }
+      try {
+        const r = await http(service.url, 'GET', '/readyz');
+        if (r.status === 200) return { service, readyMs: performance.now() - started };
+      } catch {
+        // not listening yet
+      }
+      await sleep(25);
+    }
+  }
+
+  /** The first log line with this `msg`. */
+  logLine(msg: string): Record<string, any> | undefined {
+    return this.logs.find((l) => l.msg === msg);
+  }
+
+  logTail(): string {
+    return this.logs.length ? `\nlast log lines:\n${this.logs.slice(-10).map((l) => JSON.stringify(l)).join('\n')}` : '';
+  }
+
+  /** VmRSS and VmHWM (peak) of the child, in MiB, from /proc/<pid>/status. */
+  memory(): { rssMiB: number; peakMiB: number } {
+    try {
+      const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
+      const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+      return { rssMiB: kb('VmRSS') / 1024, peakMiB: kb('VmHWM') / 1024 };
+    } catch {
+      return { rssMiB: NaN, peakMiB: NaN };
+    }
+  }
+
+  /** SIGTERM (graceful), then SIGKILL after `graceMs`. */
+  async stop(graceMs = 20_000): Promise<void> {
+    if (this.exitCode !== undefined) return;
+    this.child.kill('SIGTERM');
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    await this.exited;
+    clearTimeout(timer);
+  }
+
+  kill(): void {
+    if (this.exitCode === undefined) this.child.kill('SIGKILL');
+  }
+
+  private onStdout(chunk: string): void {
+    this.buffer += chunk;
+    let nl: number;
+    while ((nl = this.buffer.indexOf('\n')) >= 0) {
+      const line = this.buffer.slice(0, nl);
+      this.buffer = this.buffer.slice(nl + 1);
+      if (!line.trim()) continue;
+      try {
+        this.logs.push(JSON.parse(line));
+      } catch {
+        this.logs.push({ msg: line });
+      }
+      if (this.logs.length > 5000) this.logs.splice(0, 1000);
+    }
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,456 @@
+/**
+ * `npm run bench` (scripts/bench.mjs → here). Generates the inventory, then per mode (embedded
+ * PGlite + in-process timers; PostgreSQL + Redis) starts taintwise as a child process and measures:
+ * import, start-up with the inventory stored, resident memory, feasible-nodes (REST and GraphQL),
+ * taint-impact, a NoExecute taint over 100 dense nodes, eviction lag; then the in-process ceiling.
+ * Writes bench/results/latest.json + bench/REPORT.md (or, with --quick, bench/results/quick.json +
+ * bench/results/REPORT-quick.md). Exit 0 when every measurement ran, 1 when the bench broke.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { measureCeiling } from './ceiling';
+import { chunkList, generateInventory, type GeneratedInventory } from './generate-inventory';
+import { http, listAll } from './lib/http';
+import { runLoad, type LoadRequest } from './lib/load';
+import { load, machineInfo, versions } from './lib/machine';
+import { REPO_ROOT, Service, sleep } from './lib/service';
+import { summarize } from './lib/stats';
+import { countDelayedJobs, createStorage, type ModeName, type Storage } from './lib/storage';
+import { evaluateTargets, renderReport, type Figure, type ModeResult, type Results } from './report';
+import { DRAIN_REMOVE_SPEC, DRAIN_SPEC, graphQLOperation, podMix, taintImpactBody, type PodCase } from './scenarios';
+
+interface Settings {
+  quick: boolean;
+  nodes: number;
+  pods: number;
+  seed: number;
+  modes: ModeName[];
+  durationSec: number;
+  warmupSec: number;
+  connections: number;
+  chunkSize: number;
+  drainSeconds: number;
+  ceilingSec: number;
+  postgresUrl: string;
+  redisUrl: string;
+  profile: boolean;
+}
+
+function parseArgs(argv: string[]): Settings {
+  const get = (name: string) => {
+    const i = argv.indexOf(`--${name}`);
+    if (i >= 0 && argv[i + 1] !== undefined && !argv[i + 1].startsWith('--')) return argv[i + 1];
+    return argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+  };
+  const has = (name: string) => argv.includes(`--${name}`);
+  const quick = has('quick');
+  const num = (name: string, fallback: number) => {
+    const v = get(name);
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, not ${v}`);
+    return n;
+  };
+  const modes = (get('modes') ?? 'embedded,postgres').split(',').map((m) => m.trim()).filter(Boolean);
+  for (const m of modes) if (m !== 'embedded' && m !== 'postgres') throw new Error(`--modes: unknown mode ${m} (embedded, postgres)`);
+  const pgBase = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  return {
+    quick,
+    nodes: num('nodes', quick ? 200 : 5000),
+    pods: num('pods', quick ? 2000 : 150_000),
+    seed: num('seed', 42),
+    modes: modes as ModeName[],
+    durationSec: num('duration', quick ? 2 : 20),
+    warmupSec: quick ? 0.5 : 5,
+    connections: num('connections', 16),
+    chunkSize: num('chunk', 10_000),
+    drainSeconds: num('drain-seconds', quick ? 5 : 30),
+    ceilingSec: quick ? 2 : 10,
+    postgresUrl: get('postgres') ?? pgBase,
+    redisUrl: get('redis') ?? process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    profile: has('profile'),
+  };
+}
+
+const log = (msg: string) => process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const fail = (e: unknown): Figure => ({ status: 'error', note: errorText(e).slice(0, 500) });
+const notAvailable = (what: string, status: number): Figure => ({ status: 'not available', note: `${what} answered ${status}${status === 404 ? ' (route not there yet)' : ''}` });
+
+let current: { service?: Service; storage?: Storage } = {};
+
+async function main(): Promise<number> {
+  const settings = parseArgs(process.argv.slice(2));
+  const started = Date.now();
+  const results: Results = {
+    version: 1, quick: settings.quick, startedAt: new Date(started).toISOString(),
+    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    machine: machineInfo(), versions: await versions(settings.postgresUrl, settings.redisUrl),
+    settings: { ...settings, postgresUrl: undefined, redisUrl: undefined }, inventory: {}, modes: [], targets: [], brokenBecause: [],
+  };
+  log(`machine: ${results.machine.nproc} CPUs, load ${results.machine.loadAverage.join('/')}; node ${results.versions.node}, PostgreSQL ${results.versions.postgresql}, Redis ${results.versions.redis}`);
+
+  log(`generating ${settings.nodes} nodes, ${settings.pods} pods (seed ${settings.seed})`);
+  let inv = generateInventory({ nodes: settings.nodes, pods: settings.pods, seed: settings.seed, drainSeconds: settings.drainSeconds });
+  let chunks = chunkList(inv.items, settings.chunkSize).map((c) => JSON.stringify(c));
+  const bytes = chunks.reduce((s, c) => s + Buffer.byteLength(c), 0);
+  const taintSets = new Set(inv.items.filter((i) => i.kind === 'Node').map((n) => JSON.stringify((n.spec.taints ?? []).map((t: any) => [t.key, t.value ?? '', t.effect]))));
+  results.inventory = {
+    seed: settings.seed, nodes: inv.nodeCount, pods: inv.podCount, pending: inv.items.filter((i) => i.kind === 'Pod' && !i.spec.nodeName).length,
+    megabytes: bytes / 1e6, chunkSize: settings.chunkSize, chunks: chunks.length, distinctTaintSets: taintSets.size,
+    pools: Object.fromEntries(Object.entries(inv.pools).map(([k, v]) => [k, v.length])), podsBy: inv.podsBy, dense: inv.dense, drainSeconds: settings.drainSeconds,
+  };
+  log(`inventory: ${inv.nodeCount} nodes, ${inv.podCount} pods, ${(bytes / 1e6).toFixed(1)} MB in ${chunks.length} chunks`);
+  const cases = podMix(inv);
+
+  for (const [i, mode] of settings.modes.entries()) {
+    log(`=== mode ${mode}`);
+    // Timestamps relative to the mode's start: the NotReady nodes' NoExecute taints are minutes old,
+    // as in a live cluster, not overdue because an earlier mode took a while (same seed: same objects).
+    if (i > 0) {
+      inv = generateInventory({ nodes: settings.nodes, pods: settings.pods, seed: settings.seed, drainSeconds: settings.drainSeconds });
+      chunks = chunkList(inv.items, settings.chunkSize).map((c) => JSON.stringify(c));
+    }
+    results.modes.push(await runMode(mode, settings, inv, chunks, cases));
+  }
+
+  log('ceiling: decideFeasibleNodes in-process');
+  try {
+    results.ceiling = { status: 'ok', ...measureCeiling(inv, cases, settings.ceilingSec) };
+    log(`ceiling: ${Math.round((results.ceiling as any).opsPerSec)} ops/s`);
+  } catch (e) {
+    results.ceiling = fail(e);
+  }
+
+  results.targets = evaluateTargets(results.modes);
+  results.machine.loadAverageEnd = load();
+  results.finishedAt = new Date().toISOString();
+  results.durationSec = (Date.now() - started) / 1000;
+  for (const m of results.modes) {
+    if (m.status === 'error') results.brokenBecause.push(`${m.mode}: ${m.note}`);
+    for (const [k, f] of Object.entries(m)) if (f && typeof f === 'object' && (f as Figure).status === 'error') results.brokenBecause.push(`${m.mode} ${k}: ${(f as Figure).note}`);
+  }
+  if ((results.ceiling as Figure | undefined)?.status === 'error') results.brokenBecause.push(`ceiling: ${(results.ceiling as Figure).note}`);
+
+  const resultsDir = join(REPO_ROOT, 'bench', 'results');
+  mkdirSync(resultsDir, { recursive: true });
+  const rerun = settings.quick ? 'npm run bench -- --quick' : 'npm run bench            # full size, both modes\nnpm run bench -- --quick # CI-sized';
+  writeFileSync(join(resultsDir, settings.quick ? 'quick.json' : 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  const report = renderReport(results, rerun);
+  writeFileSync(settings.quick ? join(resultsDir, 'REPORT-quick.md') : join(REPO_ROOT, 'bench', 'REPORT.md'), report);
+  log(`wrote ${settings.quick ? 'bench/results/quick.json, bench/results/REPORT-quick.md' : 'bench/results/latest.json, bench/REPORT.md'}`);
+  for (const t of results.targets) log(`${t.verdict.padEnd(4)} ${t.mode.padEnd(8)} ${t.label}: ${t.measured} (target ${t.target})`);
+  if (results.brokenBecause.length) {
+    log(`the bench broke:\n  ${results.brokenBecause.join('\n  ')}`);
+    return 1;
+  }
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function runMode(mode: ModeName, s: Settings, inv: GeneratedInventory, chunks: string[], cases: PodCase[]): Promise<ModeResult> {
+  const result: ModeResult = { mode, storage: '', status: 'ok', loadAverage: { start: load() } };
+  let storage: Storage;
+  try {
+    storage = await createStorage(mode, s);
+  } catch (e) {
+    return { ...result, status: 'skipped', note: `no storage for this mode: ${errorText(e)}` };
+  }
+  result.storage = storage.describe;
+  current = { storage };
+  const profileArgs = (tag: string) => (s.profile ? ['--cpu-prof', '--cpu-prof-dir', join(REPO_ROOT, 'bench', 'results', 'profiles'), '--cpu-prof-name', `${mode}-${tag}-${Date.now()}.cpuprofile`] : []);
+  let service: Service | undefined;
+  try {
+    // 1. Cold start on empty storage, then the import.
+    const cold = await Service.start({ env: storage.env, logLevel: 'warn', nodeArgs: profileArgs('import') });
+    service = current.service = cold.service;
+    result.coldStart = { status: 'ok', readyMs: cold.readyMs };
+    log(`${mode}: cold start ${Math.round(cold.readyMs)} ms; importing`);
+    result.import = await measureImport(service, chunks, inv);
+    result.loadAverage.import = load();
+    log(`${mode}: import ${result.import.status} ${result.import.objectsPerSec ? `${Math.round(result.import.objectsPerSec)} objects/s` : result.import.note ?? ''}`);
+    if (result.import.status !== 'ok' && !result.import.loaded) throw new Error(`the inventory could not be loaded: ${result.import.note}`);
+    await service.stop();
+
+    // 2. Start-up with the inventory stored (info: the `snapshot loaded` line), then once more at warn for the measurements.
+    const restarted = await Service.start({ env: storage.env, logLevel: 'info' });
+    service = current.service = restarted.service;
+    const loaded = service.logLine('snapshot loaded');
+    const startup: Figure = { status: 'ok', readyMs: restarted.readyMs, snapshotLoadedMs: loaded?.ms, snapshotNodes: loaded?.nodes, snapshotPods: loaded?.pods, listeningStartupMs: service.logLine('taintwise listening')?.startupMs };
+    if (!s.quick) {
+      // --quick keeps the info-level child to save a restart.
+      await service.stop();
+      const warm = await Service.start({ env: storage.env, logLevel: 'warn', nodeArgs: profileArgs('serve') });
+      service = current.service = warm.service;
+      startup.readyMsWarn = warm.readyMs;
+    }
+    result.startup = startup;
+    result.loadAverage.startup = load();
+    const rssIdle = service.memory();
+    log(`${mode}: start-up ${Math.round(restarted.readyMs)} ms (snapshot loaded ${loaded?.ms ?? '?'} ms, ${loaded?.nodes ?? '?'} nodes, ${loaded?.pods ?? '?'} pods), RSS ${Math.round(rssIdle.rssMiB)} MiB`);
+
+    // 3. Reads.
+    result.feasibleRest = await measureFeasibleRest(service, s, cases, inv);
+    result.loadAverage.feasibleRest = load();
+    log(`${mode}: feasible-nodes REST ${describeLoad(result.feasibleRest)}`);
+    result.feasibleGraphql = await measureFeasibleGraphql(service, s, cases);
+    result.loadAverage.feasibleGraphql = load();
+    log(`${mode}: feasible-nodes GraphQL ${describeLoad(result.feasibleGraphql)}`);
+    result.taintImpact = await measureTaintImpact(service, s, inv, 1);
+    result.taintImpactC16 = s.quick ? { status: 'skipped', note: 'not in --quick' } : await measureTaintImpact(service, s, inv, s.connections);
+    result.loadAverage.taintImpact = load();
+    log(`${mode}: taint-impact ${describeLoad(result.taintImpact)} | c16 ${describeLoad(result.taintImpactC16)}`);
+    const afterReads = service.memory();
+    result.memory = { status: 'ok', rssMiB: afterReads.rssMiB, rssIdleMiB: rssIdle.rssMiB, peakMiB: afterReads.peakMiB, importPeakMiB: result.import.peakMiB };
+
+    // 4. Writes: the 11,000-eviction taint, then eviction lag.
+    result.taintCommit = await measureTaintCommit(service, storage, s, inv);
+    result.loadAverage.taintCommit = load();
+    log(`${mode}: taint commit ${result.taintCommit.status} ${result.taintCommit.ms !== undefined ? `${Math.round(result.taintCommit.ms)} ms` : result.taintCommit.note ?? ''}`);
+    result.evictionLag = await measureEvictionLag(service, s, inv);
+    result.loadAverage.evictionLag = load();
+    log(`${mode}: eviction lag ${result.evictionLag.status} ${result.evictionLag.lagMs ? `p50 ${Math.round(result.evictionLag.lagMs.p50)} ms p99 ${Math.round(result.evictionLag.lagMs.p99)} ms` : result.evictionLag.note ?? ''}`);
+    const end = service.memory();
+    Object.assign(result.memory, { rssEndMiB: end.rssMiB, peakMiB: end.peakMiB });
+    await service.stop();
+    if (service.exitCode !== 0) result.note = `the service exited with ${service.exitCode} on SIGTERM`;
+  } catch (e) {
+    result.status = 'error';
+    result.note = errorText(e).slice(0, 2000);
+    log(`${mode}: ${result.note}`);
+  } finally {
+    service?.kill();
+    await storage.cleanup();
+    current = {};
+  }
+  return result;
+}
+
+function describeLoad(f: Figure): string {
+  if (f.status !== 'ok') return `${f.status}${f.note ? ` (${f.note})` : ''}`;
+  return `p50 ${f.latencyMs.p50.toFixed(1)} ms p99 ${f.latencyMs.p99.toFixed(1)} ms ${Math.round(f.rps)} req/s (${f.non2xx} non-2xx)`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Import
+
+async function measureImport(service: Service, chunks: string[], inv: GeneratedInventory): Promise<Figure> {
+  const chunkMs: number[] = [];
+  let itemErrors = 0;
+  const started = performance.now();
+  for (let i = 0; i < chunks.length; i++) {
+    const answer = await http(service.url, 'POST', '/v1/import', chunks[i]);
+    if (answer.status === 404 && i === 0) {
+      const fallback = await loadThroughPut(service, inv);
+      return { ...notAvailable('POST /v1/import', 404), loaded: fallback.ok, note: `POST /v1/import answered 404 (route not there yet); loaded through PUT /v1/nodes and PUT pods instead: ${fallback.note}` };
+    }
+    if (answer.status >= 300) return { status: 'error', note: `chunk ${i + 1}/${chunks.length} answered ${answer.status}: ${answer.text.slice(0, 400)}` };
+    chunkMs.push(answer.ms);
+    const errors = answer.body?.errors;
+    if (Array.isArray(errors)) itemErrors += errors.length;
+    if (Array.isArray(errors) && errors.length && i === 0) log(`import: first item error: ${JSON.stringify(errors[0])}`);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const objects = inv.nodeCount + inv.podCount;
+  return { status: 'ok', loaded: true, objects, chunks: chunks.length, seconds, objectsPerSec: objects / seconds, chunkMs: summarize(chunkMs), itemErrors, peakMiB: service.memory().peakMiB };
+}
+
+/** While POST /v1/import is missing: the same objects through the PUT routes (8 at a time). */
+async function loadThroughPut(service: Service, inv: GeneratedInventory): Promise<{ ok: boolean; note: string }> {
+  const { mapManifests } = await import('../src/inventory/import');
+  const mapped = mapManifests([{ apiVersion: 'v1', kind: 'List', items: inv.items }], new Date());
+  const jobs: Array<() => Promise<number>> = [
+    ...mapped.nodes.map((n) => async () => (await http(service.url, 'PUT', `/v1/nodes/${encodeURIComponent(n.name)}`, n)).status),
+    ...mapped.pods.map((p) => async () => (await http(service.url, 'PUT', `/v1/namespaces/${p.namespace}/pods/${encodeURIComponent(p.name)}`, p)).status),
+  ];
+  const started = performance.now();
+  let failed = 0;
+  let firstFailure = '';
+  let next = 0;
+  const nodeJobs = mapped.nodes.length;
+  const worker = async (limit: number) => {
+    while (next < limit) {
+      const job = jobs[next++];
+      const status = await job();
+      if (status >= 300) {
+        failed++;
+        firstFailure ||= String(status);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, () => worker(nodeJobs)));
+  await Promise.all(Array.from({ length: 8 }, () => worker(jobs.length)));
+  const sec = (performance.now() - started) / 1000;
+  return { ok: failed < jobs.length / 10, note: `${jobs.length} objects in ${sec.toFixed(1)} s (${Math.round(jobs.length / sec)} objects/s), ${failed} failed${firstFailure ? ` (first ${firstFailure})` : ''}` };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reads
+
+async function measureFeasibleRest(service: Service, s: Settings, cases: PodCase[], inv: GeneratedInventory): Promise<Figure> {
+  try {
+    const usable: PodCase[] = [];
+    let totalNodes: number | undefined;
+    const rejected: string[] = [];
+    for (const c of cases) {
+      const probe = await http(service.url, 'POST', '/v1/decisions/feasible-nodes', c.body);
+      if (probe.status === 404 && probe.body?.detail === undefined) return notAvailable('POST /v1/decisions/feasible-nodes', 404);
+      if (probe.status === 404 && usable.length === 0 && c === cases[0]) return notAvailable('POST /v1/decisions/feasible-nodes', 404);
+      if (probe.status !== 200) {
+        rejected.push(`${c.name}: ${probe.status} ${probe.text.slice(0, 200)}`);
+        continue;
+      }
+      if (probe.body.totalNodes !== inv.nodeCount) rejected.push(`${c.name}: totalNodes ${probe.body.totalNodes} ≠ ${inv.nodeCount}`);
+      totalNodes = probe.body.totalNodes;
+      usable.push(c);
+    }
+    if (usable.length === 0) return { status: 'error', note: `every pod of the mix was refused: ${rejected.join('; ')}` };
+    const requests: LoadRequest[] = usable.map((c) => ({ method: 'POST', path: '/v1/decisions/feasible-nodes', body: JSON.stringify(c.body) }));
+    const r = await runLoad({ url: service.url, requests, connections: s.connections, durationSec: s.durationSec, warmupSec: s.warmupSec });
+    return { status: 'ok', ...r, cases: usable.length, totalNodes, ...(rejected.length ? { note: `left out of the mix: ${rejected.join('; ')}` } : {}) };
+  } catch (e) {
+    return fail(e);
+  }
+}
+
+async function measureFeasibleGraphql(service: Service, s: Settings, cases: PodCase[]): Promise<Figure> {
+  try {
+    const post = async (body: unknown) => (await http(service.url, 'POST', '/graphql', body)).body;
+    const op = await graphQLOperation(post, 'feasibleNodes');
+    if (!op) return { status: 'not available', note: 'no Query.feasibleNodes in the GraphQL schema yet' };
+    const usable: Array<Record<string, any>> = [];
+    const rejected: string[] = [];
+    for (const c of cases) {
+      const body = { query: op.query, variables: op.variables(c.body) };
+      const probe = await http(service.url, 'POST', '/graphql', body);
+      const data = probe.body?.data?.[op.field];
+      if (probe.status !== 200 || !data || probe.body?.errors) {
+        rejected.push(`${c.name}: ${probe.status} ${JSON.stringify(probe.body?.errors ?? probe.text).slice(0, 300)}`);
+        continue;
+      }
+      usable.push(body);
+    }
+    if (usable.length === 0) return { status: 'error', note: `every pod of the mix was refused: ${rejected.join('; ')}` };
+    const requests: LoadRequest[] = usable.map((b) => ({ method: 'POST', path: '/graphql', body: JSON.stringify(b) }));
+    const r = await runLoad({ url: service.url, requests, connections: s.connections, durationSec: s.durationSec, warmupSec: s.warmupSec });
+    return { status: 'ok', ...r, cases: usable.length, ...(rejected.length ? { note: `left out of the mix: ${rejected.join('; ')}` } : {}) };
+  } catch (e) {
+    return fail(e);
+  }
+}
+
+async function measureTaintImpact(service: Service, s: Settings, inv: GeneratedInventory, connections: number): Promise<Figure> {
+  try {
+    const body = taintImpactBody();
+    const probe = await http(service.url, 'POST', '/v1/decisions/taint-impact', body);
+    if (probe.status === 404) return notAvailable('POST /v1/decisions/taint-impact', 404);
+    if (probe.status !== 200) return { status: 'error', note: `answered ${probe.status}: ${probe.text.slice(0, 300)}` };
+    const evictions = probe.body.evictions?.length;
+    const tolerating = probe.body.tolerating?.length;
+    const r = await runLoad({ url: service.url, requests: [{ method: 'POST', path: '/v1/decisions/taint-impact', body: JSON.stringify(body) }], connections, durationSec: s.durationSec, warmupSec: s.warmupSec });
+    return { status: 'ok', ...r, poolNodes: inv.pools.search.length, evictions, tolerating, firstAnswerMs: probe.ms };
+  } catch (e) {
+    return fail(e);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes
+
+async function evictionsOn(service: Service, status: string, nodes: Set<string>): Promise<{ status: number; items: any[] }> {
+  const all = await listAll(service.url, `/v1/evictions?status=${status}`);
+  return { status: all.status, items: all.items.filter((e) => nodes.has(e.node ?? e.nodeName)) };
+}
+
+async function measureTaintCommit(service: Service, storage: Storage, s: Settings, inv: GeneratedInventory): Promise<Figure> {
+  try {
+    const names = inv.pools['batch-a'];
+    const nodes = new Set(names);
+    const answer = await http(service.url, 'POST', '/v1/taints', { nodes: names, taints: [DRAIN_SPEC] });
+    if (answer.status === 404) return notAvailable('POST /v1/taints', 404);
+    if (answer.status !== 200) return { status: 'error', note: `answered ${answer.status}: ${answer.text.slice(0, 400)}` };
+    const committedAt = performance.now();
+    const figure: Figure = { status: 'ok', ms: answer.ms, nodes: names.length, evictions: answer.body.evictions, expectedEvictions: names.length * 110 };
+    // Timers armed: Redis delayed jobs (postgres mode), polled until they reach the scheduled count.
+    const expectedScheduled = answer.body.evictions?.scheduled ?? inv.dense.toleratingPerNode * names.length;
+    if (storage.redisPrefix) {
+      let armed = 0;
+      const deadline = committedAt + 15_000;
+      while (performance.now() < deadline) {
+        armed = await countDelayedJobs(s.redisUrl, storage.redisPrefix);
+        if (armed >= expectedScheduled) break;
+        await sleep(50);
+      }
+      figure.timersArmed = armed;
+      if (armed >= expectedScheduled) figure.timersArmedMs = performance.now() - committedAt;
+      figure.timersNote = 'Redis delayed jobs under the prefix (all modes\' other scheduled evictions included)';
+    }
+    const scheduled = await evictionsOn(service, 'Scheduled', nodes);
+    if (scheduled.status === 404) figure.scheduledRows = 'not available (GET /v1/evictions 404)';
+    else if (scheduled.status !== 200) figure.scheduledRows = `GET /v1/evictions answered ${scheduled.status}`;
+    else figure.scheduledRows = scheduled.items.length;
+    // Remove the taint again before its evictions fall due (cancels the scheduled ones).
+    const untaint = await http(service.url, 'POST', '/v1/taints', { nodes: names, taints: [DRAIN_REMOVE_SPEC] });
+    if (untaint.status === 200) {
+      figure.untaintMs = untaint.ms;
+      figure.untaintCancelled = untaint.body.evictions?.cancelled;
+      figure.untaintBeforeDue = (performance.now() - committedAt) / 1000 < s.drainSeconds;
+    } else figure.untaintNote = `removing the taint answered ${untaint.status}: ${untaint.text.slice(0, 200)}`;
+    return figure;
+  } catch (e) {
+    return fail(e);
+  }
+}
+
+async function measureEvictionLag(service: Service, s: Settings, inv: GeneratedInventory): Promise<Figure> {
+  try {
+    const names = inv.pools['batch-b'];
+    const nodes = new Set(names);
+    const answer = await http(service.url, 'POST', '/v1/taints', { nodes: names, taints: [DRAIN_SPEC] });
+    if (answer.status === 404) return notAvailable('POST /v1/taints', 404);
+    if (answer.status !== 200) return { status: 'error', note: `POST /v1/taints answered ${answer.status}: ${answer.text.slice(0, 400)}` };
+    const expected: number = answer.body.evictions?.scheduled ?? inv.dense.toleratingPerNode * names.length;
+    const dueAt = Date.now() + s.drainSeconds * 1000;
+    await sleep(Math.max(0, dueAt - Date.now() + 1000));
+    const deadline = Date.now() + 120_000;
+    let lags: number[] = [];
+    let executed = 0;
+    for (;;) {
+      const list = await evictionsOn(service, 'Executed', nodes);
+      if (list.status === 404) return notAvailable('GET /v1/evictions', 404);
+      if (list.status !== 200) return { status: 'error', note: `GET /v1/evictions answered ${list.status}` };
+      // The scheduled ones: evictAt tolerationSeconds after the taint, not the immediate evictions.
+      const timed = list.items.filter((e) => e.executedAt && e.evictAt && Date.parse(e.evictAt) - Date.parse(e.createdAt) > (s.drainSeconds * 1000) / 2);
+      executed = timed.length;
+      lags = timed.map((e) => Date.parse(e.executedAt) - Date.parse(e.evictAt));
+      if (executed >= expected || Date.now() > deadline) break;
+      await sleep(1000);
+    }
+    const figure: Figure = { status: 'ok', expected, executed, commitMs: answer.ms, drainSeconds: s.drainSeconds, immediate: answer.body.evictions?.immediate, lagMs: summarize(lags) };
+    if (executed < expected) figure.note = `${expected - executed} of ${expected} had not executed 120 s after they were due`;
+    if (executed === 0) return { ...figure, status: 'error', note: `none of the ${expected} scheduled evictions executed within 120 s of being due` };
+    return figure;
+  } catch (e) {
+    return fail(e);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function cleanupAndExit(code: number): Promise<never> {
+  current.service?.kill();
+  await current.storage?.cleanup().catch(() => undefined);
+  process.exit(code);
+}
+
+process.on('SIGINT', () => void cleanupAndExit(130));
+process.on('SIGTERM', () => void cleanupAndExit(143));
+
+main().then(
+  (code) => process.exit(code),
+  async (e: unknown) => {
+    process.stderr.write(`bench failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+    await cleanupAndExit(1);
+  },
+);
