@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { NodeCondition, ResourceList, Taint, TaintEffect } from '../domain/types';
 import type { StoredNode } from './model';
+import { Prisma } from '../generated/prisma/client';
 import { json, type Db } from './prisma-types';
 
 /** What a write stores for a node (server fields are derived). */
@@ -74,7 +75,7 @@ export class NodeRepository {
       where,
       data: {
         labels: json(node.labels), unschedulable: node.unschedulable, conditions: json(node.conditions),
-        allocatable: node.allocatable === null ? { set: null } as never : json(node.allocatable),
+        allocatable: node.allocatable === null ? Prisma.DbNull : json(node.allocatable),
         resourceVersion: { increment: 1 },
       },
     });

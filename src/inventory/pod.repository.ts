@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Affinity, PodResources, ResourceVector, Toleration } from '../domain/types';
 import type { PodPhase, StoredPod } from './model';
+import { Prisma } from '../generated/prisma/client';
 import { json, type Db } from './prisma-types';
 
 /** What a write stores for a pod. */
@@ -114,7 +115,7 @@ function podData(pod: PodWrite) {
   return {
     namespace: pod.namespace, name: pod.name, uid: pod.uid, nodeName: pod.nodeName, phase: pod.phase, boundAt: pod.boundAt,
     tolerations: json(pod.tolerations), nodeSelector: json(pod.nodeSelector),
-    affinity: pod.affinity === null ? ({ set: null } as never) : json(pod.affinity),
+    affinity: pod.affinity === null ? Prisma.DbNull : json(pod.affinity),
     priority: pod.priority, ownerKind: pod.owner?.kind ?? null, ownerName: pod.owner?.name ?? null,
     resources: json(pod.resources), requests: json(pod.requests), hostNetwork: pod.hostNetwork,
   };
