@@ -10,6 +10,14 @@ import { PodService } from './pod.service';
 import { NodesController } from './rest/nodes.controller';
 import { PodsController } from './rest/pods.controller';
 import { UnitOfWork } from './unit-of-work';
+import { BindingService } from './binding.service';
+import { BulkInventoryRepository } from './bulk-inventory.repository';
+import { ImportService } from './import.service';
+import { BindingController } from './rest/binding.controller';
+import { ImportController } from './rest/import.controller';
+import { ImportResolver } from './graphql/import.resolver';
+import { NodesResolver } from './graphql/nodes.resolver';
+import { PodsResolver } from './graphql/pods.resolver';
 
 /**
  * The stored inventory and everything that writes it: repositories, the unit of work, the snapshot
@@ -18,8 +26,8 @@ import { UnitOfWork } from './unit-of-work';
  */
 @Global()
 @Module({
-  controllers: [NodesController, PodsController],
-  providers: [NodeRepository, PodRepository, UnitOfWork, SnapshotService, EventBus, EvictionPlanner, NodeService, PodService, ChangeFeedService],
-  exports: [NodeRepository, PodRepository, UnitOfWork, SnapshotService, EventBus, EvictionPlanner, NodeService, PodService],
+  controllers: [NodesController, PodsController, BindingController, ImportController],
+  providers: [NodeRepository, PodRepository, UnitOfWork, SnapshotService, EventBus, EvictionPlanner, NodeService, PodService, ChangeFeedService, BulkInventoryRepository, ImportService, BindingService, NodesResolver, PodsResolver, ImportResolver],
+  exports: [NodeRepository, PodRepository, UnitOfWork, SnapshotService, EventBus, EvictionPlanner, NodeService, PodService, ImportService, BindingService],
 })
 export class InventoryModule {}

@@ -1,4 +1,5 @@
 import { fromEntries } from './key-value.model';
+import type { NodeInput, PodInput } from './inventory.input';
 import type { PodSpecInput } from './pod-spec.input';
 import type { TaintInput, TolerationInput } from './taint.model';
 
@@ -36,4 +37,25 @@ export function taintBody(t: TaintInput): Record<string, unknown> {
 /** Class instances from GraphQL → plain JSON without undefined members. */
 export function stripUndefined<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/** GraphQL NodeInput → `PUT /v1/nodes/{name}`'s body. */
+export function nodeBody(input: NodeInput): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (input.labels) out.labels = fromEntries(input.labels);
+  if (input.taints) out.taints = input.taints.map(taintBody);
+  if (input.unschedulable !== undefined && input.unschedulable !== null) out.unschedulable = input.unschedulable;
+  if (input.conditions) out.conditions = input.conditions.map((c) => stripUndefined({ ...c }));
+  if (input.allocatable !== undefined) out.allocatable = input.allocatable === null ? null : fromEntries(input.allocatable);
+  if (input.resourceVersion !== undefined && input.resourceVersion !== null) out.resourceVersion = input.resourceVersion;
+  return out;
+}
+
+/** GraphQL PodInput → `PUT /v1/namespaces/{ns}/pods/{name}`'s body. */
+export function podBody(input: PodInput): Record<string, unknown> {
+  const out = podSpecBody(input);
+  for (const field of ['nodeName', 'phase', 'uid', 'resourceVersion'] as const) {
+    if (input[field] !== undefined && (input[field] !== null || field === 'nodeName')) out[field] = input[field];
+  }
+  return out;
 }

@@ -1,0 +1,48 @@
+import { Args, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { CurrentPrincipal, RequestId } from '../../common/auth/principal.decorator';
+import { RequiresRole } from '../../common/auth/public.decorator';
+import type { Principal } from '../../common/auth/roles';
+import { NodeConnection, toConnection } from '../../graphql/models/connection.model';
+import { NodeInput, NodesArgs } from '../../graphql/models/inventory.input';
+import { NodeModel, toNodeModel } from '../../graphql/models/node.model';
+import { PodModel, toPodModel } from '../../graphql/models/pod.model';
+import { nodeBody } from '../../graphql/models/to-rest-body';
+import { SnapshotService } from '../../snapshot/snapshot.service';
+import { NodeService } from '../node.service';
+import { encodeContinue } from '../paging';
+
+const perItem = ({ args, childComplexity }: { args: { first?: number }; childComplexity: number }) => childComplexity * (args.first ?? 100);
+
+/** GraphQL for nodes: the same NodeService as REST; `Node.pods` reads the snapshot (no query per node). */
+@Resolver(() => NodeModel)
+export class NodesResolver {
+  constructor(private readonly nodeService: NodeService, private readonly snapshot: SnapshotService) {}
+
+  @Query(() => NodeModel, { description: 'GET /v1/nodes/{name}' })
+  async node(@Args('name') name: string): Promise<NodeModel> {
+    return toNodeModel(await this.nodeService.get(name));
+  }
+
+  @Query(() => NodeConnection, { description: 'GET /v1/nodes: by name, from the snapshot; `after` is the previous endCursor', complexity: perItem })
+  nodes(@Args() args: NodesArgs): NodeConnection {
+    return toConnection(this.nodeService.list({ labelSelector: args.labelSelector, limit: args.first, continue: args.after }), (n) => encodeContinue([n.name]), toNodeModel);
+  }
+
+  @ResolveField('pods', () => [PodModel], { description: 'Active (Pending/Running) pods bound to the node, from the snapshot', complexity: ({ childComplexity }) => childComplexity * 20 })
+  pods(@Parent() node: NodeModel): PodModel[] {
+    return this.snapshot.snapshot.podsOn(node.name).map(toPodModel);
+  }
+
+  @Mutation(() => NodeModel, { description: 'PUT /v1/nodes/{name}: create or replace' })
+  @RequiresRole('admin')
+  async upsertNode(@Args('name') name: string, @Args('node') node: NodeInput, @CurrentPrincipal() who: Principal, @RequestId() requestId?: string): Promise<NodeModel> {
+    return toNodeModel((await this.nodeService.upsert(name, nodeBody(node), { name: who.name, requestId })).node);
+  }
+
+  @Mutation(() => Boolean, { description: 'DELETE /v1/nodes/{name}: its bound pods become Pending' })
+  @RequiresRole('admin')
+  async deleteNode(@Args('name') name: string, @CurrentPrincipal() who: Principal, @RequestId() requestId?: string): Promise<boolean> {
+    await this.nodeService.delete(name, { name: who.name, requestId });
+    return true;
+  }
+}

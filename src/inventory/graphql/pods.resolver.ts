@@ -1,0 +1,55 @@
+import { Args, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { CurrentPrincipal, RequestId } from '../../common/auth/principal.decorator';
+import { RequiresRole } from '../../common/auth/public.decorator';
+import type { Principal } from '../../common/auth/roles';
+import { PodConnection, toConnection } from '../../graphql/models/connection.model';
+import { PodInput, PodsArgs } from '../../graphql/models/inventory.input';
+import { NodeModel, toNodeModel } from '../../graphql/models/node.model';
+import { PodModel, toPodModel } from '../../graphql/models/pod.model';
+import { podBody } from '../../graphql/models/to-rest-body';
+import { SnapshotService } from '../../snapshot/snapshot.service';
+import { BindingService } from '../binding.service';
+import { encodeContinue } from '../paging';
+import { PodService } from '../pod.service';
+
+/** GraphQL for pods: the same PodService/BindingService as REST; `Pod.node` reads the snapshot. */
+@Resolver(() => PodModel)
+export class PodsResolver {
+  constructor(private readonly podService: PodService, private readonly bindings: BindingService, private readonly snapshot: SnapshotService) {}
+
+  @Query(() => PodModel, { description: 'GET /v1/namespaces/{ns}/pods/{name}' })
+  async pod(@Args('namespace') namespace: string, @Args('name') name: string): Promise<PodModel> {
+    return toPodModel(await this.podService.get(namespace, name));
+  }
+
+  @Query(() => PodConnection, { description: 'GET /v1/pods: by namespace then name; `after` is the previous endCursor', complexity: ({ args, childComplexity }) => childComplexity * (args.first ?? 100) })
+  async pods(@Args() args: PodsArgs): Promise<PodConnection> {
+    const page = await this.podService.list({ namespace: args.namespace, nodeName: args.nodeName, phase: args.phase }, { limit: args.first, continue: args.after });
+    return toConnection(page, (p) => encodeContinue([p.namespace, p.name]), toPodModel);
+  }
+
+  @ResolveField('node', () => NodeModel, { nullable: true, description: 'The node the pod is bound to, from the snapshot' })
+  node(@Parent() pod: PodModel): NodeModel | null {
+    const node = pod.nodeName === null ? undefined : this.snapshot.snapshot.node(pod.nodeName);
+    return node ? toNodeModel(node) : null;
+  }
+
+  @Mutation(() => PodModel, { description: 'PUT /v1/namespaces/{ns}/pods/{name}: create or replace, admission defaults applied' })
+  @RequiresRole('operator')
+  async upsertPod(@Args('namespace') namespace: string, @Args('name') name: string, @Args('pod') pod: PodInput, @CurrentPrincipal() who: Principal, @RequestId() requestId?: string): Promise<PodModel> {
+    return toPodModel((await this.podService.upsert(namespace, name, podBody(pod), { name: who.name, requestId })).pod);
+  }
+
+  @Mutation(() => Boolean, { description: 'DELETE /v1/namespaces/{ns}/pods/{name}' })
+  @RequiresRole('operator')
+  async deletePod(@Args('namespace') namespace: string, @Args('name') name: string, @CurrentPrincipal() who: Principal, @RequestId() requestId?: string): Promise<boolean> {
+    await this.podService.delete(namespace, name, { name: who.name, requestId });
+    return true;
+  }
+
+  @Mutation(() => PodModel, { description: 'POST /v1/namespaces/{ns}/pods/{name}/binding: CONFLICT with extensions.reasons when infeasible, unless force' })
+  @RequiresRole('operator')
+  async bindPod(@Args('namespace') namespace: string, @Args('name') name: string, @Args('nodeName') nodeName: string, @Args('force', { type: () => Boolean, nullable: true, defaultValue: false }) force: boolean, @CurrentPrincipal() who: Principal, @RequestId() requestId?: string): Promise<PodModel> {
+    return toPodModel(await this.bindings.bind(namespace, name, { nodeName, force }, { name: who.name, requestId, role: who.role }));
+  }
+}

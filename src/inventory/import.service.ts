@@ -1,0 +1,245 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError } from '../common/errors/app-error';
+import { APP_CONFIG, type AppConfig } from '../config/config.schema';
+import type { FieldError } from '../domain/types';
+import { formatFieldError } from '../domain/validation/field-errors';
+import { validateNamespaceName, validateNodeObject, validateObjectName, validatePodSpecObject } from '../domain/validation/validate-objects';
+import { usesComparisonOperators } from '../domain/validation/validate-tolerations';
+import { EvictionPlanner } from '../evictions/eviction-planner';
+import { BulkInventoryRepository, chunks } from './bulk-inventory.repository';
+import type { Actor } from './change-set';
+import { parseImportBody, type ImportError, type ImportSummary, type NodeInput, type PodInput, type SkippedKind } from './import';
+import type { ManifestFormat } from './import/decode';
+import { isActivePhase, podKey, type StoredNode } from './model';
+import { NodeRepository, type NodeWrite } from './node.repository';
+import { PodRepository, type PodWrite } from './pod.repository';
+import { requestsVector } from './pod-requests-vector';
+import { stampTaints } from './taint-stamping';
+import { UnitOfWork } from './unit-of-work';
+
+/** One item left out of an import. */
+export type ImportItemError = Omit<ImportError, 'index'> & { index?: number };
+
+/** The answer of `POST /v1/import` (and the GraphQL `importManifests`). */
+export interface ImportResult {
+  /** How the body was read: `json`, `json-stream` (`kubectl cluster-info dump`) or `yaml`. */
+  format: ManifestFormat;
+  nodes: { created: number; updated: number };
+  pods: { created: number; updated: number };
+  /** Objects of other kinds, counted by kind (Event, Service, ReplicaSet...). */
+  skipped: SkippedKind[];
+  /**
+   * Items left out (structural problems, Kubernetes validation, uid clashes); the rest was imported.
+   * Structural problems carry the item's `index`/`document` and its path in the manifest
+   * (`items[3].spec.taints[0].effect`); validation problems name the item and the field in
+   * taintwise's JSON (`taints[0].effect`), with the message as Kubernetes words it.
+   */
+  errors: ImportItemError[];
+  /** Evictions the imported state implies (SEMANTICS A.3): pods on nodes with NoExecute taints they do not tolerate. */
+  evictions: { immediate: number; scheduled: number; cancelled: number };
+  notes: string[];
+  summary: ImportSummary & { invalid: number; podsOnUnknownNodes: number; durationMs: number };
+}
+
+/** Nodes, then pods, are written in one transaction; this bounds it for the biggest imports. */
+const IMPORT_TIMEOUT_MS = 10 * 60_000;
+/** Nodes per eviction-planner call (their bound pods are loaded together). */
+const REPLAN_NODES = 200;
+
+/**
+ * `POST /v1/import`: a `kubectl get nodes,pods -A -o json|yaml` List (or NodeList, PodList, a single
+ * object, a `kubectl cluster-info dump` stream) upserted as the cluster has it, in one transaction:
+ *
+ * - every item is checked with the same Kubernetes validators as PUT; an invalid item is reported in
+ *   `errors` and left out, the others are imported;
+ * - no admission defaults: the pods were admitted by the cluster already (SEMANTICS A.6 is for
+ *   PUT only); the toleration update rule does not apply either (the cluster enforced it);
+ * - taints keep the `timeAdded` the dump carries; a taint without one keeps the stored time when the
+ *   node already had it (same key, effect and value), else it is stamped with the import time;
+ * - a pod bound to a node that is neither in the import nor stored is imported bound anyway (as
+ *   `spec.nodeName` allows in Kubernetes) and counted in `summary.podsOnUnknownNodes` with a note:
+ *   importing a PodList before its NodeList gives the same state as the other way round;
+ * - a replaced pod keeps its stored uid; a new pod whose uid another stored pod holds is an error;
+ * - nothing is deleted: objects the import does not name stay as they are;
+ * - then the evictions of pods on nodes with NoExecute taints are re-decided (a pod that does not
+ *   tolerate one is evicted at once, as the taint manager would);
+ * - one `ImportApplied` event with the counts, and other replicas reload their snapshot (bulk change).
+ */
+@Injectable()
+export class ImportService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly bulk: BulkInventoryRepository,
+    private readonly nodes: NodeRepository,
+    private readonly pods: PodRepository,
+    private readonly planner: EvictionPlanner,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async import(body: unknown, contentType: string | undefined, actor: Actor): Promise<ImportResult> {
+    const started = performance.now();
+    if (typeof body !== 'string' && !Buffer.isBuffer(body) && !(body instanceof Uint8Array)) {
+      throw new AppError('BadRequest', 'the import body is empty: send a Kubernetes List, NodeList or PodList as JSON or YAML', [{ field: '(body)', type: 'Required value', message: 'Required value' }]);
+    }
+    const parsed = parseImportBody(body, contentType, this.uow.now());
+    if (!parsed.ok) throw decodeError(parsed.errors, parsed.notes);
+
+    const errors: ImportItemError[] = [...parsed.errors];
+    const notes = [...parsed.notes];
+    const { result, changes } = await this.uow.run(actor, async (tx, changes) => {
+      const now = this.uow.now();
+      changes.bulk = true;
+      const nodeWrites = this.validNodes(parsed.nodes, errors);
+      const importedNodeNames = new Set(nodeWrites.map((n) => n.name));
+
+      // Pods: the stored state of the ones named, for the ratchet, the uid and moved pods.
+      const existing = await this.bulk.existingPods(tx, parsed.pods);
+      const podWrites = this.validPods(parsed.pods, existing, errors, now);
+      const clashes = await this.bulk.podKeysByUid(tx, podWrites.filter((p) => !existing.has(podKey(p.namespace, p.name))).map((p) => p.uid));
+      const pods = podWrites.filter((p) => {
+        const holder = clashes.get(p.uid);
+        if (holder === undefined || holder === podKey(p.namespace, p.name)) return true;
+        errors.push({ kind: 'Pod', name: podKey(p.namespace, p.name), field: 'metadata.uid', message: `metadata.uid: Invalid value: "${p.uid}": already the uid of pod ${holder}` });
+        return false;
+      });
+
+      // Lock the stored nodes this import touches (by name order), then read their taints.
+      const targetNames = new Set(importedNodeNames);
+      for (const p of pods) if (p.nodeName !== null) targetNames.add(p.nodeName);
+      for (const p of existing.values()) if (p.nodeName !== null) targetNames.add(p.nodeName);
+      const sortedTargets = [...targetNames].sort();
+      for (const chunk of chunks(sortedTargets, 5000)) await this.nodes.lock(tx, chunk);
+      const previousTaints = await this.bulk.taintsOf(tx, [...importedNodeNames]);
+
+      // Nodes.
+      const stamped = nodeWrites.map((n) => ({ ...n, taints: stampTaints(n.taints, previousTaints.get(n.name) ?? [], now, true) }));
+      const storedNodes = await this.bulk.upsertNodes(tx, stamped, now);
+      for (const { node } of storedNodes) changes.node(node);
+
+      // Pods.
+      const knownNodes = await this.bulk.existingNodeNames(tx, [...targetNames].filter((n) => !importedNodeNames.has(n)));
+      for (const n of importedNodeNames) knownNodes.add(n);
+      const podsOnUnknownNodes = pods.filter((p) => p.nodeName !== null && !knownNodes.has(p.nodeName));
+      const storedPods = await this.bulk.upsertPods(tx, pods, now);
+      for (const { pod } of storedPods) changes.pod(pod);
+
+      // Evictions: pods that left their node (or stopped) lose a pending eviction; then every node
+      // with NoExecute taints now (or before, for imported nodes) has its bound pods re-decided.
+      const moved = storedPods.filter(({ pod, created }) => {
+        if (created) return false;
+        const before = existing.get(podKey(pod.namespace, pod.name));
+        return before !== undefined && before.nodeName !== null && (before.nodeName !== pod.nodeName || !isActivePhase(pod.phase));
+      }).map(({ pod }) => pod);
+      for (const chunk of chunks(moved, 5000)) await this.planner.cancelForPods(tx, chunk, 'the import moved or stopped the pod', now, changes);
+
+      const nodesByName = new Map<string, StoredNode>(storedNodes.map(({ node }) => [node.name, node]));
+      const others = [...targetNames].filter((n) => !nodesByName.has(n) && knownNodes.has(n));
+      for (const chunk of chunks(others, 2000)) for (const n of await this.nodes.findByNames(tx, chunk)) nodesByName.set(n.name, n);
+      const replanNodes = [...nodesByName.values()]
+        .filter((n) => hasNoExecute(n.taints) || hasNoExecute(previousTaints.get(n.name) ?? []))
+        .map((n) => n.name);
+      for (const chunk of chunks(replanNodes, REPLAN_NODES)) {
+        const bound = await this.pods.findActiveOnNodes(tx, chunk);
+        await this.planner.replan(tx, bound, nodesByName, now, changes);
+      }
+
+      const counts = {
+        nodes: { created: storedNodes.filter((n) => n.created).length, updated: storedNodes.filter((n) => !n.created).length },
+        pods: { created: storedPods.filter((p) => p.created).length, updated: storedPods.filter((p) => !p.created).length },
+      };
+      changes.event({
+        type: 'ImportApplied', subjectKind: 'Import', subjectName: actor.requestId ?? 'import',
+        data: { format: parsed.format, ...counts, skipped: parsed.summary.skipped, errors: errors.length, evictions: { ...changes.evictions } },
+      });
+      return { counts, podsOnUnknownNodes };
+    }, { timeoutMs: IMPORT_TIMEOUT_MS });
+
+    if (result.podsOnUnknownNodes.length > 0) {
+      const names = [...new Set(result.podsOnUnknownNodes.map((p) => p.nodeName))];
+      notes.push(`${result.podsOnUnknownNodes.length} pod(s) are bound to node(s) taintwise does not know (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}): imported bound anyway, as spec.nodeName allows; import the nodes to let decisions count them`);
+    }
+    const invalid = errors.length - parsed.errors.length;
+    if (invalid > 0) notes.push(`${invalid} problem(s) with Kubernetes validation or uids: those items were left out (see errors)`);
+    return {
+      format: parsed.format,
+      nodes: result.counts.nodes,
+      pods: result.counts.pods,
+      skipped: parsed.skipped,
+      errors,
+      evictions: { immediate: changes.evictions.immediate, scheduled: changes.evictions.scheduled, cancelled: changes.evictions.cancelled },
+      notes,
+      summary: { ...parsed.summary, errors: errors.length, invalid, podsOnUnknownNodes: result.podsOnUnknownNodes.length, durationMs: Math.round(performance.now() - started) },
+    };
+  }
+
+  /** Nodes that pass `ValidateNode`'s rules; the others become per-item errors. */
+  private validNodes(nodes: readonly NodeInput[], errors: ImportItemError[]): NodeWrite[] {
+    const out: NodeWrite[] = [];
+    for (const n of nodes) {
+      const write: NodeWrite = { name: n.name, labels: n.labels, taints: n.taints, unschedulable: n.unschedulable, conditions: n.conditions, allocatable: n.allocatable };
+      const problems = validateNodeObject(write);
+      if (problems.length) errors.push(...itemErrors('Node', n.name, problems));
+      else out.push(write);
+    }
+    return out;
+  }
+
+  /** Pods that pass `ValidatePodSpec`'s scheduling rules, as stored (no admission defaults). */
+  private validPods(pods: readonly PodInput[], existing: ReadonlyMap<string, { uid: string; usesComparisonOperators: boolean }>, errors: ImportItemError[], now: Date): PodWrite[] {
+    const out: PodWrite[] = [];
+    const uids = new Map<string, string>();
+    for (const p of pods) {
+      const key = podKey(p.namespace, p.name);
+      const stored = existing.get(key);
+      // The Gt/Lt ratchet (B.2.1): allowed when the setting is on or the stored pod already uses them.
+      const comparisonOperators = this.config.COMPARISON_OPERATORS || (stored?.usesComparisonOperators ?? false);
+      const problems = [
+        ...validateNamespaceName(p.namespace),
+        ...validateObjectName(p.name),
+        ...validatePodSpecObject({ tolerations: p.tolerations, nodeSelector: p.nodeSelector, affinity: p.affinity, resources: p.resources, phase: p.phase }, { comparisonOperators }),
+      ];
+      if (problems.length) {
+        errors.push(...itemErrors('Pod', key, problems));
+        continue;
+      }
+      const uid = stored?.uid ?? p.uid ?? randomUUID();
+      const first = uids.get(uid);
+      if (first !== undefined) {
+        errors.push({ kind: 'Pod', name: key, field: 'metadata.uid', message: `metadata.uid: Duplicate value: "${uid}": pod ${first} has the same uid; this one was left out` });
+        continue;
+      }
+      uids.set(uid, key);
+      out.push({
+        namespace: p.namespace, name: p.name, uid, nodeName: p.nodeName, phase: p.phase,
+        boundAt: p.nodeName === null ? null : p.boundAt ?? now,
+        tolerations: p.tolerations, nodeSelector: p.nodeSelector, affinity: p.affinity, priority: p.priority, owner: p.owner,
+        resources: p.resources, requests: requestsVector(p.resources), hostNetwork: p.hostNetwork,
+      });
+    }
+    return out;
+  }
+}
+
+function hasNoExecute(taints: ReadonlyArray<{ effect: string }>): boolean {
+  return taints.some((t) => t.effect === 'NoExecute');
+}
+
+/** Kubernetes field errors of one item → import errors naming the item. */
+function itemErrors(kind: 'Node' | 'Pod', name: string, problems: readonly FieldError[]): ImportItemError[] {
+  return problems.map((e) => ({ kind, name, field: e.field, message: formatFieldError(e) }));
+}
+
+/** The body could not be read: 400 with every problem and its line/column. */
+function decodeError(errors: readonly ImportError[], notes: readonly string[]): AppError {
+  const where = (e: ImportError) => (e.position ? `line ${e.position.line}, column ${e.position.column}: ` : '');
+  const first = errors[0];
+  const detail = first ? `the import body could not be read: ${where(first)}${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}` : 'the import body could not be read';
+  const fieldErrors: FieldError[] = errors.map((e) => ({
+    field: e.field ?? (e.position ? `(body):${e.position.line}:${e.position.column}` : `document[${e.index}]`),
+    type: 'Invalid value',
+    message: `${where(e)}${e.message}`,
+  }));
+  return new AppError('BadRequest', detail, fieldErrors, { importErrors: errors, ...(notes.length ? { notes } : {}) });
+}
+
