@@ -104,13 +104,13 @@ describe.each(testModes())('pod binding (%s)', (mode) => {
     const mutation = 'mutation($name: String!, $node: String!, $force: Boolean) { bindPod(namespace: "default", name: $name, nodeName: $node, force: $force) { name nodeName phase node { name } } }';
     const refused = await app.graphql(mutation, { name: 'lonely', node: 'gpu' });
     expect(refused.body.data).toBeNull();
-    expect(refused.body.errors[0].extensions).toMatchObject({
+    expect(refused.body.errors![0].extensions).toMatchObject({
       code: 'CONFLICT', status: 409, message: '0/1 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}.',
       reasons: [{ plugin: 'TaintToleration', taint: { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' } }],
     });
     const bound = await app.graphql(mutation, { name: 'lonely', node: 'free' });
     expect(bound.body.data.bindPod).toEqual({ name: 'lonely', nodeName: 'free', phase: 'Running', node: { name: 'free' } });
     const missing = await app.graphql(mutation, { name: 'lonely', node: 'ghost' });
-    expect(missing.body.errors[0].extensions.code).toBe('CONFLICT'); // already bound: checked before the node
+    expect(missing.body.errors![0].extensions.code).toBe('CONFLICT'); // already bound: checked before the node
   });
 });

@@ -9,7 +9,8 @@ const POD_FIELDS = 'namespace name uid nodeName phase tolerations { key operator
 
 describe.each(testModes())('inventory GraphQL (%s)', (mode) => {
   let app: TestApp;
-  const gql = async (query: string, variables?: Record<string, unknown>) => (await app.graphql(query, variables)).body;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const gql = async (query: string, variables?: Record<string, unknown>): Promise<any> => (await app.graphql(query, variables)).body;
 
   beforeAll(async () => {
     app = await startTestApp(mode);
@@ -149,7 +150,7 @@ describe.each(testModes())('inventory GraphQL (%s)', (mode) => {
 
     it('charges list fields by their size (complexity)', async () => {
       const r = await app.graphql('{ nodes(first: 5000) { edges { node { name pods { name namespace uid phase } } } } }');
-      expect(r.body.errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
+      expect(r.body.errors![0].extensions.code).toBe('QUERY_TOO_COMPLEX');
       expect(r.status).toBe(400);
     });
   });

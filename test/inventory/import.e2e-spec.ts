@@ -223,7 +223,7 @@ describe.each(testModes())('POST /v1/import (%s)', (mode) => {
     expect(r.body.errors).toBeUndefined();
     expect(r.body.data.importManifests).toEqual({ format: 'yaml', nodes: { created: 1, updated: 0 }, pods: { created: 0 }, errors: [], notes: [], summary: { nodes: 1, podsByPhase: [] } });
     const bad = await app.graphql('mutation { importManifests(manifests: "{ nope") { format } }');
-    expect(bad.body.errors[0].extensions.code).toBe('BAD_REQUEST');
-    expect(bad.body.errors[0].extensions.importErrors[0].position.line).toBe(1);
+    expect(bad.body.errors![0].extensions.code).toBe('BAD_REQUEST');
+    expect(bad.body.errors![0].extensions.importErrors[0].position.line).toBe(1);
   });
 });
