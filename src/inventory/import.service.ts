@@ -133,16 +133,24 @@ export class ImportService {
       }).map(({ pod }) => pod);
       for (const chunk of chunks(moved, 5000)) await this.planner.cancelForPods(tx, chunk, 'the import moved or stopped the pod', now, changes);
 
+      // Imported nodes may have changed taints: all their bound pods are re-decided. Nodes the import
+      // only points pods at kept their taints: only the imported pods on them are decided, and only
+      // when those nodes have NoExecute taints at all (the planner's answer is None otherwise).
       const nodesByName = new Map<string, StoredNode>(storedNodes.map(({ node }) => [node.name, node]));
       const others = [...targetNames].filter((n) => !nodesByName.has(n) && knownNodes.has(n));
-      for (const chunk of chunks(others, 2000)) for (const n of await this.nodes.findByNames(tx, chunk)) nodesByName.set(n.name, n);
-      const replanNodes = [...nodesByName.values()]
+      const otherTaints = await this.bulk.taintsOf(tx, others);
+      const otherNoExecute = others.filter((n) => hasNoExecute(otherTaints.get(n) ?? []));
+      for (const chunk of chunks(otherNoExecute, 2000)) for (const n of await this.nodes.findByNames(tx, chunk)) nodesByName.set(n.name, n);
+      const changedNodes = storedNodes.map(({ node }) => node)
         .filter((n) => hasNoExecute(n.taints) || hasNoExecute(previousTaints.get(n.name) ?? []))
         .map((n) => n.name);
-      for (const chunk of chunks(replanNodes, REPLAN_NODES)) {
+      for (const chunk of chunks(changedNodes, REPLAN_NODES)) {
         const bound = await this.pods.findActiveOnNodes(tx, chunk);
         await this.planner.replan(tx, bound, nodesByName, now, changes);
       }
+      const otherSet = new Set(otherNoExecute);
+      const importedOnOthers = storedPods.map(({ pod }) => pod).filter((p) => p.nodeName !== null && otherSet.has(p.nodeName) && isActivePhase(p.phase));
+      for (const chunk of chunks(importedOnOthers, 5000)) await this.planner.replan(tx, chunk, nodesByName, now, changes);
 
       const counts = {
         nodes: { created: storedNodes.filter((n) => n.created).length, updated: storedNodes.filter((n) => !n.created).length },

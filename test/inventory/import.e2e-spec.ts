@@ -199,6 +199,18 @@ describe.each(testModes())('POST /v1/import (%s)', (mode) => {
       const cleared = await post(list(node('drain-me')));
       expect(cleared.body.evictions).toEqual({ immediate: 0, scheduled: 0, cancelled: 1 });
     });
+
+    it('decides the imported pods bound to a stored NoExecute node the import does not name (and only them)', async () => {
+      expect((await app.request('PUT', '/v1/nodes/stored-drain', { taints: [{ key: 'maintenance', value: 'true', effect: 'NoExecute' }] })).status).toBe(201);
+      expect((await app.request('PUT', '/v1/namespaces/evict/pods/already-there', { nodeName: 'stored-drain', tolerations: [{ key: 'maintenance', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 600 }] })).status).toBe(201);
+      const r = await post(list(
+        pod('evict', 'late-intolerant', { nodeName: 'stored-drain' }),
+        pod('evict', 'late-patient', { nodeName: 'stored-drain', tolerations: [{ key: 'maintenance', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 60 }] }),
+      ));
+      expect(r.body.evictions).toEqual({ immediate: 1, scheduled: 1, cancelled: 0 }); // already-there keeps its own eviction untouched
+      expect((await app.request('GET', '/v1/namespaces/evict/pods/late-intolerant')).body.phase).toBe('Evicted');
+      expect((await app.request('GET', '/v1/namespaces/evict/pods/already-there')).body).toMatchObject({ nodeName: 'stored-drain', phase: 'Running', resourceVersion: '1' });
+    });
   });
 
   it('accepts a 10 MB import', async () => {
