@@ -1,15 +1,17 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
 import { AppModule } from './app.module';
 import { createRootLogger, JsonLogger } from './common/logging/json-logger';
 import { ApiKeys } from './common/auth/api-keys';
 import { installAuthentication } from './common/auth/authenticate.hook';
-import { ProblemJsonFilter } from './common/http/problem-json.filter';
+import { ProblemJsonFilter, sendProblem } from './common/http/problem-json.filter';
+import { installQueryParameterCheck } from './common/http/query-params';
 import { installRateLimit, rateLimitStore } from './common/http/rate-limit';
 import { installSecurity } from './common/http/security';
 import type { AppConfig } from './config/config.schema';
@@ -34,6 +36,9 @@ export async function createApp(config: AppConfig, options: { logger?: PinoLogge
     forceCloseConnections: 'idle',
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
+    // Errors the router raises before any hook or handler (a path segment over maxParamLength, bad
+    // percent-encoding) leave as problem+json like every other error.
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => sendProblem(request, reply, error, new Logger('http')),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
     logger: new JsonLogger(logger),
@@ -50,6 +55,7 @@ export async function createApp(config: AppConfig, options: { logger?: PinoLogge
   const keys = app.get(ApiKeys);
   installRateLimit(fastify, { perMinute: config.RATE_LIMIT_PER_MINUTE, keys, store: () => rateLimitStore(config, logger) });
   installAuthentication(fastify, keys);
+  installQueryParameterCheck(fastify);
   if (keys.open) {
     logger.warn(
       { security: 'open', apiKeys: 0 },

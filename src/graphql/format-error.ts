@@ -16,6 +16,11 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   if (typeof code === 'string' && PASSTHROUGH.has(code)) {
     return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
   }
+  // A GraphQLError that wraps nothing was raised by graphql-js itself while reading the request (e.g.
+  // "Too many errors processing variables"), never by a resolver: the client's fault, not a 500.
+  if ((error as { constructor?: { name?: string } })?.constructor?.name === 'GraphQLError' && !(error as { originalError?: unknown }).originalError && !formatted.path) {
+    return { message: formatted.message, locations: formatted.locations, extensions: { code: 'BAD_USER_INPUT' } };
+  }
   const original = (error as { originalError?: unknown })?.originalError ?? error;
   const appError = toAppError(original);
   const extensions: Record<string, unknown> = { code: ERROR_KINDS[appError.kind].code, status: ERROR_KINDS[appError.kind].status };

@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, type ASTNode, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, Kind, type ValidationContext, type ValidationRule } from 'graphql';
+import { getOperationAST, getVariableValues, GraphQLError, type ASTNode, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, Kind, type ValidationContext, type ValidationRule } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
 
 /** Rejects a query nested deeper than `maxDepth` fields (introspection included; its deepest is ~13, so the check skips `__schema`). */
@@ -40,7 +40,14 @@ export function complexityLimit(maxComplexity: number): ApolloServerPlugin {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document, schema }) {
-          const error = complexityError({ schema, document, operationName: request.operationName, variableValues: request.variables }, maxComplexity);
+          let error: GraphQLError | undefined;
+          try {
+            error = complexityError({ schema, document, operationName: request.operationName, variableValues: request.variables }, maxComplexity);
+          } catch {
+            // Variables that do not fit their types: execution refuses them (BAD_USER_INPUT, 400) before
+            // any resolver runs, so there is no cost to bound. Thrown from here they would be a 500.
+            return;
+          }
           if (error) throw error;
         },
       };
@@ -53,6 +60,13 @@ export function complexityError(
   args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; variableValues?: Record<string, unknown> | null },
   maxComplexity: number,
 ): GraphQLError | undefined {
+  // graphql-query-complexity coerces the variables itself, without an error limit: a list of 20,000
+  // wrong items takes seconds. graphql-js stops at the first error; bad variables are refused by
+  // execution anyway (BAD_USER_INPUT) before any resolver runs.
+  const operation = getOperationAST(args.document, args.operationName ?? undefined);
+  if (!operation) return undefined;
+  const coerced = getVariableValues(args.schema, operation.variableDefinitions ?? [], args.variableValues ?? {}, { maxErrors: 1 });
+  if (coerced.errors) throw coerced.errors[0];
   const complexity = getComplexity({
     schema: args.schema,
     operationName: args.operationName ?? undefined,

@@ -48,9 +48,18 @@ export async function restOperations(app: TestApp, headers: Record<string, strin
 /** A concrete URL for an operation: path parameters filled in (URL-encoded) and an optional query. */
 export function fillPath(op: RestOperation, values: Record<string, string> | ((name: string) => string), query?: Record<string, string>): string {
   const valueOf = typeof values === 'function' ? values : (name: string) => values[name] ?? 'probe';
-  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(valueOf(name)));
+  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeLenient(valueOf(name)));
   const qs = query && Object.keys(query).length ? `?${new URLSearchParams(query).toString()}` : '';
   return path + qs;
+}
+
+/** encodeURIComponent that also takes lone surrogates (sent as U+FFFD, as a browser would). */
+export function encodeLenient(text: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return encodeURIComponent(Buffer.from(text, 'utf8').toString('utf8'));
+  }
 }
 
 export interface RawResult {

@@ -44,6 +44,10 @@ function describeFastifyError(code: string, message: string): string {
       return 'malformed JSON body: the body is empty';
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return `malformed JSON body: ${message}`;
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return 'a path segment is too long (at most 512 characters)';
+    case 'FST_ERR_BAD_URL':
+      return 'malformed URL: not valid percent-encoding';
     default:
       return message;
   }
