@@ -4,6 +4,7 @@ import type { ChangeSet } from '../inventory/change-set';
 import { NodeRepository } from '../inventory/node.repository';
 import { PodRepository } from '../inventory/pod.repository';
 import { InventorySnapshot } from './inventory-snapshot';
+import { loadInventory } from './snapshot-source';
 
 /** What one replica tells the others after a commit (PostgreSQL NOTIFY payload). */
 export interface ChangeNotice {
@@ -39,7 +40,7 @@ export class SnapshotService implements OnApplicationBootstrap {
 
   async reload(): Promise<void> {
     const started = performance.now();
-    const [nodes, pods] = await Promise.all([this.nodes.findAll(this.database.prisma), this.pods.findAllActive(this.database.prisma)]);
+    const { nodes, pods } = await loadInventory(this.database);
     this.snapshot.load(nodes, pods);
     this.loaded = true;
     this.logger.log({ msg: 'snapshot loaded', nodes: nodes.length, pods: this.snapshot.podCount, ms: Math.round(performance.now() - started) });
