@@ -22,6 +22,9 @@ export interface CeilingResult {
   opsPerSec: number;
   /** Including JSON.stringify of the answer (what the service must also do). */
   opsPerSecWithJson: number;
+  /** Decisions per CPU-second of this thread: independent of how loaded the machine is. */
+  opsPerCpuSec: number;
+  cpuMsPerOp: number;
   perCaseMicros: Array<{ name: string; micros: number; feasible: number; total: number }>;
   heapUsedMiB: number;
 }
@@ -65,6 +68,7 @@ export function measureCeiling(inv: GeneratedInventory, cases: PodCase[], durati
     const end = performance.now() + (durationSec * 1000) / 2;
     let ops = 0;
     const started = performance.now();
+    const cpu = process.cpuUsage();
     while (performance.now() < end) {
       for (let k = 0; k < pods.length; k++) {
         const d = decideFeasibleNodes(pods[k], nodes, { limit: FEASIBLE_LIMIT });
@@ -72,13 +76,14 @@ export function measureCeiling(inv: GeneratedInventory, cases: PodCase[], durati
       }
       ops += pods.length;
     }
-    return { ops, sec: (performance.now() - started) / 1000 };
+    const used = process.cpuUsage(cpu);
+    return { ops, sec: (performance.now() - started) / 1000, cpuSec: (used.user + used.system) / 1e6 };
   };
   const plain = run(false);
   const json = run(true);
   return {
     mapMs: Math.round(mapMs), loadMs: Math.round(loadMs), nodes: nodes.length, activePods: snapshot.podCount,
-    durationSec, ops: plain.ops, opsPerSec: plain.ops / plain.sec, opsPerSecWithJson: json.ops / json.sec, perCaseMicros,
+    durationSec, ops: plain.ops, opsPerSec: plain.ops / plain.sec, opsPerCpuSec: plain.ops / plain.cpuSec, cpuMsPerOp: (plain.cpuSec * 1000) / plain.ops, opsPerSecWithJson: json.ops / json.sec, perCaseMicros,
     heapUsedMiB: Math.round(process.memoryUsage().heapUsed / 1048576),
   };
 }

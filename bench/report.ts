@@ -71,6 +71,7 @@ const TARGETS: TargetDef[] = [
   { id: 'taint-commit', label: 'POST /v1/taints NoExecute on 100 nodes × 110 pods (11,000 evictions): committed', target: '≤ 2 s', unit: 'ms', value: (m) => okv(m.taintCommit, (f) => f.ms), ok: (v) => v <= 2000 },
   { id: 'eviction-lag-p99', label: 'eviction lag (executedAt − evictAt), 10,000 due in the same second: p99', target: '≤ 1 s', unit: 'ms', value: (m) => okv(m.evictionLag, (f) => f.lagMs?.p99), ok: (v) => v <= 1000 },
   { id: 'memory', label: 'resident memory with the full inventory (VmRSS after start-up and the read load)', target: '≤ 1.5 GB (1,536 MiB)', unit: 'MiB', value: (m) => okv(m.memory, (f) => f.rssMiB), ok: (v) => v <= 1536 },
+  { id: 'memory-peak', label: 'resident memory peak (VmHWM) of the serving process over the whole session, evictions included', target: '≤ 1.5 GB (1,536 MiB)', unit: 'MiB', value: (m) => okv(m.memory, (f) => f.peakMiB), ok: (v) => v <= 1536 },
   { id: 'startup', label: 'start-up with the full inventory stored (spawn → /readyz 200, snapshot loaded)', target: '≤ 10 s', unit: 'ms', value: (m) => okv(m.startup, (f) => f.readyMs), ok: (v) => v <= 10_000 },
 ];
 
@@ -101,7 +102,7 @@ function loadLine(f: (Figure & Partial<LoadResult>) | undefined): string {
   if (!f) return 'not run';
   if (f.status !== 'ok') return `${f.status}${f.note ? `: ${f.note}` : ''}`;
   const l = f.latencyMs!;
-  return `p50 ${fmt(l.p50)} ms · p99 ${fmt(l.p99)} ms · max ${fmt(l.max)} ms · ${fmt(f.rps)} req/s · ${f.ok} ok, ${f.non2xx} non-2xx, ${f.errors} errors · c=${f.connections}, ${f.durationSec} s · ${fmt((f.bytesPerResponse ?? 0) / 1024)} KiB/answer${f.note ? ` · ${f.note}` : ''}`;
+  return `p50 ${fmt(l.p50)} ms · p99 ${fmt(l.p99)} ms · max ${fmt(l.max)} ms · ${fmt(f.rps)} req/s · ${f.ok} ok, ${f.non2xx} non-2xx, ${f.errors} errors · c=${f.connections}, ${f.durationSec} s · ${fmt((f.bytesPerResponse ?? 0) / 1024)} KiB/answer${f.serverCpuMsPerRequest !== undefined ? ` · service CPU ${fmt(f.serverCpuMsPerRequest, 2)} ms/request (≈ ${fmt(f.perCoreCapacityRps)} req/s per free core)` : ''}${f.note ? ` · ${f.note}` : ''}`;
 }
 
 function figureLine(f: Figure | undefined, ok: (f: any) => string): string {
@@ -124,11 +125,13 @@ export function renderReport(r: Results, rerun: string): string {
   lines.push(`Pools: ${Object.entries(inv.pools as Record<string, number>).map(([k, v]) => `${k} ${v}`).join(', ')}. Distinct taint sets: ${inv.distinctTaintSets}.`);
   lines.push(`Pods: ${Object.entries(inv.podsBy as Record<string, number>).map(([k, v]) => `${k} ${v}`).join(', ')}.`, '');
 
+  if (r.settings?.serviceEnv && Object.keys(r.settings.serviceEnv).length) lines.push(`**Non-default service settings for this run:** ${Object.entries(r.settings.serviceEnv).map(([k, v]) => `${k}=${v}`).join(', ')}.`, '');
   lines.push('## Targets', '');
   lines.push('| mode | figure | target | measured | verdict |', '|---|---|---|---|---|');
   for (const t of r.targets) lines.push(`| ${t.mode} | ${t.label} | ${t.target} | ${t.measured} | **${t.verdict}** |`);
   lines.push('');
   if (r.quick) lines.push('Quick mode runs at a few hundred nodes: verdicts here say nothing about the full size.', '');
+  else lines.push('Why the misses happen and what in the service would fix them: [ANALYSIS.md](ANALYSIS.md) (profiles, experiments, file and function).', '');
 
   for (const m of r.modes) {
     lines.push(`## ${m.mode} — ${m.storage}`, '');
@@ -142,7 +145,7 @@ export function renderReport(r: Results, rerun: string): string {
     lines.push(`- taint-impact, NoExecute over the ${m.taintImpact?.poolNodes ?? '?'}-node pool (${m.taintImpact?.evictions ?? '?'} evictions, ${m.taintImpact?.tolerating ?? '?'} tolerating in the answer), concurrency 1: ${loadLine(m.taintImpact)}`);
     lines.push(`- taint-impact, same, concurrency 16: ${loadLine(m.taintImpactC16)}`);
     lines.push(`- POST /v1/taints NoExecute on ${m.taintCommit?.nodes ?? '?'} nodes × 110 pods: ${figureLine(m.taintCommit, (f) => `**committed in ${fmt(f.ms)} ms**; answer: ${f.evictions?.immediate} immediate, ${f.evictions?.scheduled} scheduled, ${f.evictions?.cancelled} cancelled; Scheduled rows on those nodes ${f.scheduledRows ?? '—'}; timers armed ${f.timersArmed ?? '—'}${f.timersArmedMs !== undefined ? ` (all armed ${fmt(f.timersArmedMs)} ms after the answer)` : ''}; removing the taint again: ${fmt(f.untaintMs)} ms, ${f.untaintCancelled ?? '—'} cancelled`)}`);
-    lines.push(`- eviction lag, ${m.evictionLag?.expected ?? '?'} evictions due in the same second: ${figureLine(m.evictionLag, (f) => `**p50 ${fmt(f.lagMs.p50)} ms, p99 ${fmt(f.lagMs.p99)} ms**, max ${fmt(f.lagMs.max)} ms over ${f.executed} executed (taint committed in ${fmt(f.commitMs)} ms; tolerationSeconds ${f.drainSeconds})`)}`);
+    lines.push(`- eviction lag, ${m.evictionLag?.expected ?? '?'} evictions due in the same second: ${figureLine(m.evictionLag, (f) => `**p50 ${fmt(f.lagMs.p50)} ms, p99 ${fmt(f.lagMs.p99)} ms**, max ${fmt(f.lagMs.max)} ms over ${f.executed} executed (taint committed in ${fmt(f.commitMs)} ms; tolerationSeconds ${f.drainSeconds}); counted from max(evictAt, the answer to POST /v1/taints): p50 ${fmt(f.lagAfterCommitMs?.p50)} ms, p99 ${fmt(f.lagAfterCommitMs?.p99)} ms`)}`);
     lines.push(`- load average during the phases: ${Object.entries(m.loadAverage).map(([k, v]) => `${k} ${v[0]}`).join(', ')}`, '');
   }
 
@@ -150,12 +153,16 @@ export function renderReport(r: Results, rerun: string): string {
   const c = r.ceiling as any;
   if (!c || c.status !== 'ok') lines.push(`${c?.status ?? 'not run'}${c?.note ? `: ${c.note}` : ''}`, '');
   else {
-    lines.push(`mapManifests of the whole inventory ${fmt(c.mapMs)} ms, InventorySnapshot.load ${fmt(c.loadMs)} ms; \`decideFeasibleNodes\` over ${c.nodes} nodes, limit 20, the same mix round-robin: **${fmt(c.opsPerSec)} ops/s** on one thread (${fmt(c.opsPerSecWithJson)} ops/s with JSON.stringify of the answer).`, '');
+    lines.push(`mapManifests of the whole inventory ${fmt(c.mapMs)} ms, InventorySnapshot.load ${fmt(c.loadMs)} ms; \`decideFeasibleNodes\` over ${c.nodes} nodes, limit 20, the same mix round-robin: **${fmt(c.opsPerSec)} ops/s** on one thread, wall clock, on the shared machine (${fmt(c.opsPerSecWithJson)} ops/s with JSON.stringify of the answer); **${fmt(c.cpuMsPerOp, 2)} CPU ms per decision = ${fmt(c.opsPerCpuSec)} ops per CPU-second**.`, '');
     lines.push('| pod | µs per decision | feasible / total |', '|---|---|---|');
     for (const p of c.perCaseMicros) lines.push(`| ${p.name} | ${p.micros} | ${p.feasible} / ${p.total} |`);
     lines.push('');
     for (const m of r.modes) {
-      if (m.feasibleRest?.status === 'ok') lines.push(`- ${m.mode}: service ${fmt(m.feasibleRest.rps)} req/s ÷ ceiling ${fmt(c.opsPerSec)} ops/s = **${fmt((m.feasibleRest.rps ?? 0) / c.opsPerSec, 2)}**`);
+      if (m.feasibleRest?.status === 'ok') {
+        const f = m.feasibleRest;
+        lines.push(`- ${m.mode}: service ${fmt(f.rps)} req/s ÷ ceiling ${fmt(c.opsPerSec)} ops/s = **${fmt((f.rps ?? 0) / c.opsPerSec, 2)}** (wall clock, both on the loaded machine; the service may use both cores, GC and I/O threads)` +
+          (f.serverCpuMsPerRequest !== undefined ? `; per CPU time: ceiling ${fmt(c.cpuMsPerOp, 2)} ms ÷ service ${fmt(f.serverCpuMsPerRequest, 2)} ms per request = **${fmt(c.cpuMsPerOp / f.serverCpuMsPerRequest, 2)}**` : ''));
+      }
     }
     lines.push('');
   }

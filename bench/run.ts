@@ -34,6 +34,10 @@ interface Settings {
   postgresUrl: string;
   redisUrl: string;
   profile: boolean;
+  /** Run the service from this folder (e.g. a copy of a known-good tree) instead of the repository. */
+  serviceDir?: string;
+  /** Extra settings for the service (`--service-env K=V`, repeatable): for experiments; recorded in the report. */
+  serviceEnv: Record<string, string>;
 }
 
 function parseArgs(argv: string[]): Settings {
@@ -69,6 +73,8 @@ function parseArgs(argv: string[]): Settings {
     postgresUrl: get('postgres') ?? pgBase,
     redisUrl: get('redis') ?? process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
     profile: has('profile'),
+    serviceDir: get('service-dir'),
+    serviceEnv: Object.fromEntries(argv.flatMap((a, i) => (a === '--service-env' && argv[i + 1]?.includes('=') ? [argv[i + 1].split(/=(.*)/s).slice(0, 2)] : []))),
   };
 }
 
@@ -88,6 +94,15 @@ async function main(): Promise<number> {
     machine: machineInfo(), versions: await versions(settings.postgresUrl, settings.redisUrl),
     settings: { ...settings, postgresUrl: undefined, redisUrl: undefined }, inventory: {}, modes: [], targets: [], brokenBecause: [],
   };
+  if (settings.serviceDir) {
+    let label = 'unknown';
+    try {
+      label = require('node:fs').readFileSync(join(settings.serviceDir, 'BENCH_TREE'), 'utf8').trim();
+    } catch {
+      // no label file
+    }
+    results.versions.commit = `${label} (the service ran from ${settings.serviceDir})`;
+  }
   log(`machine: ${results.machine.nproc} CPUs, load ${results.machine.loadAverage.join('/')}; node ${results.versions.node}, PostgreSQL ${results.versions.postgresql}, Redis ${results.versions.redis}`);
 
   log(`generating ${settings.nodes} nodes, ${settings.pods} pods (seed ${settings.seed})`);
@@ -163,7 +178,7 @@ async function runMode(mode: ModeName, s: Settings, inv: GeneratedInventory, chu
   let service: Service | undefined;
   try {
     // 1. Cold start on empty storage, then the import.
-    const cold = await Service.start({ env: storage.env, logLevel: 'warn', nodeArgs: profileArgs('import') });
+    const cold = await Service.start({ cwd: s.serviceDir, env: { ...s.serviceEnv, ...storage.env }, logLevel: 'warn', nodeArgs: profileArgs('import') });
     service = current.service = cold.service;
     result.coldStart = { status: 'ok', readyMs: cold.readyMs };
     log(`${mode}: cold start ${Math.round(cold.readyMs)} ms; importing`);
@@ -174,14 +189,14 @@ async function runMode(mode: ModeName, s: Settings, inv: GeneratedInventory, chu
     await service.stop();
 
     // 2. Start-up with the inventory stored (info: the `snapshot loaded` line), then once more at warn for the measurements.
-    const restarted = await Service.start({ env: storage.env, logLevel: 'info' });
+    const restarted = await Service.start({ cwd: s.serviceDir, env: { ...s.serviceEnv, ...storage.env }, logLevel: 'info' });
     service = current.service = restarted.service;
     const loaded = service.logLine('snapshot loaded');
     const startup: Figure = { status: 'ok', readyMs: restarted.readyMs, snapshotLoadedMs: loaded?.ms, snapshotNodes: loaded?.nodes, snapshotPods: loaded?.pods, listeningStartupMs: service.logLine('taintwise listening')?.startupMs };
     if (!s.quick) {
       // --quick keeps the info-level child to save a restart.
       await service.stop();
-      const warm = await Service.start({ env: storage.env, logLevel: 'warn', nodeArgs: profileArgs('serve') });
+      const warm = await Service.start({ cwd: s.serviceDir, env: { ...s.serviceEnv, ...storage.env }, logLevel: 'warn', nodeArgs: profileArgs('serve') });
       service = current.service = warm.service;
       startup.readyMsWarn = warm.readyMs;
     }
@@ -190,14 +205,18 @@ async function runMode(mode: ModeName, s: Settings, inv: GeneratedInventory, chu
     const rssIdle = service.memory();
     log(`${mode}: start-up ${Math.round(restarted.readyMs)} ms (snapshot loaded ${loaded?.ms ?? '?'} ms, ${loaded?.nodes ?? '?'} nodes, ${loaded?.pods ?? '?'} pods), RSS ${Math.round(rssIdle.rssMiB)} MiB`);
 
-    // 3. Reads.
-    result.feasibleRest = await measureFeasibleRest(service, s, cases, inv);
+    // 3. Reads. A service that dies mid-run fails the mode with its last words (stderr, log).
+    const alive = (f: Figure): Figure => {
+      if (service!.exitCode === undefined) return f;
+      throw new Error(`the service exited with ${service!.exitCode}${service!.exitSignal ? ` (signal ${service!.exitSignal}, not sent by the bench)` : ''} during the measurements (${f.status}: ${f.note ?? ''})\nstderr:\n${service!.stderr.join('').slice(-4000)}${service!.logTail()}`);
+    };
+    result.feasibleRest = alive(await measureFeasibleRest(service, s, cases, inv));
     result.loadAverage.feasibleRest = load();
     log(`${mode}: feasible-nodes REST ${describeLoad(result.feasibleRest)}`);
-    result.feasibleGraphql = await measureFeasibleGraphql(service, s, cases);
+    result.feasibleGraphql = alive(await measureFeasibleGraphql(service, s, cases));
     result.loadAverage.feasibleGraphql = load();
     log(`${mode}: feasible-nodes GraphQL ${describeLoad(result.feasibleGraphql)}`);
-    result.taintImpact = await measureTaintImpact(service, s, inv, 1);
+    result.taintImpact = alive(await measureTaintImpact(service, s, inv, 1));
     result.taintImpactC16 = s.quick ? { status: 'skipped', note: 'not in --quick' } : await measureTaintImpact(service, s, inv, s.connections);
     result.loadAverage.taintImpact = load();
     log(`${mode}: taint-impact ${describeLoad(result.taintImpact)} | c16 ${describeLoad(result.taintImpactC16)}`);
@@ -205,10 +224,10 @@ async function runMode(mode: ModeName, s: Settings, inv: GeneratedInventory, chu
     result.memory = { status: 'ok', rssMiB: afterReads.rssMiB, rssIdleMiB: rssIdle.rssMiB, peakMiB: afterReads.peakMiB, importPeakMiB: result.import.peakMiB };
 
     // 4. Writes: the 11,000-eviction taint, then eviction lag.
-    result.taintCommit = await measureTaintCommit(service, storage, s, inv);
+    result.taintCommit = alive(await measureTaintCommit(service, storage, s, inv));
     result.loadAverage.taintCommit = load();
     log(`${mode}: taint commit ${result.taintCommit.status} ${result.taintCommit.ms !== undefined ? `${Math.round(result.taintCommit.ms)} ms` : result.taintCommit.note ?? ''}`);
-    result.evictionLag = await measureEvictionLag(service, s, inv);
+    result.evictionLag = alive(await measureEvictionLag(service, s, inv));
     result.loadAverage.evictionLag = load();
     log(`${mode}: eviction lag ${result.evictionLag.status} ${result.evictionLag.lagMs ? `p50 ${Math.round(result.evictionLag.lagMs.p50)} ms p99 ${Math.round(result.evictionLag.lagMs.p99)} ms` : result.evictionLag.note ?? ''}`);
     const end = service.memory();
@@ -217,7 +236,7 @@ async function runMode(mode: ModeName, s: Settings, inv: GeneratedInventory, chu
     if (service.exitCode !== 0) result.note = `the service exited with ${service.exitCode} on SIGTERM`;
   } catch (e) {
     result.status = 'error';
-    result.note = errorText(e).slice(0, 2000);
+    result.note = errorText(e).slice(0, 6000);
     log(`${mode}: ${result.note}`);
   } finally {
     service?.kill();
@@ -307,7 +326,7 @@ async function measureFeasibleRest(service: Service, s: Settings, cases: PodCase
     }
     if (usable.length === 0) return { status: 'error', note: `every pod of the mix was refused: ${rejected.join('; ')}` };
     const requests: LoadRequest[] = usable.map((c) => ({ method: 'POST', path: '/v1/decisions/feasible-nodes', body: JSON.stringify(c.body) }));
-    const r = await runLoad({ url: service.url, requests, connections: s.connections, durationSec: s.durationSec, warmupSec: s.warmupSec });
+    const r = await runLoad({ url: service.url, requests, connections: s.connections, durationSec: s.durationSec, warmupSec: s.warmupSec, serverCpu: () => service.cpuSeconds() });
     return { status: 'ok', ...r, cases: usable.length, totalNodes, ...(rejected.length ? { note: `left out of the mix: ${rejected.join('; ')}` } : {}) };
   } catch (e) {
     return fail(e);
@@ -333,7 +352,7 @@ async function measureFeasibleGraphql(service: Service, s: Settings, cases: PodC
     }
     if (usable.length === 0) return { status: 'error', note: `every pod of the mix was refused: ${rejected.join('; ')}` };
     const requests: LoadRequest[] = usable.map((b) => ({ method: 'POST', path: '/graphql', body: JSON.stringify(b) }));
-    const r = await runLoad({ url: service.url, requests, connections: s.connections, durationSec: s.durationSec, warmupSec: s.warmupSec });
+    const r = await runLoad({ url: service.url, requests, connections: s.connections, durationSec: s.durationSec, warmupSec: s.warmupSec, serverCpu: () => service.cpuSeconds() });
     return { status: 'ok', ...r, cases: usable.length, ...(rejected.length ? { note: `left out of the mix: ${rejected.join('; ')}` } : {}) };
   } catch (e) {
     return fail(e);
@@ -348,7 +367,7 @@ async function measureTaintImpact(service: Service, s: Settings, inv: GeneratedI
     if (probe.status !== 200) return { status: 'error', note: `answered ${probe.status}: ${probe.text.slice(0, 300)}` };
     const evictions = probe.body.evictions?.length;
     const tolerating = probe.body.tolerating?.length;
-    const r = await runLoad({ url: service.url, requests: [{ method: 'POST', path: '/v1/decisions/taint-impact', body: JSON.stringify(body) }], connections, durationSec: s.durationSec, warmupSec: s.warmupSec });
+    const r = await runLoad({ url: service.url, requests: [{ method: 'POST', path: '/v1/decisions/taint-impact', body: JSON.stringify(body) }], connections, durationSec: s.durationSec, warmupSec: s.warmupSec, serverCpu: () => service.cpuSeconds() });
     return { status: 'ok', ...r, poolNodes: inv.pools.search.length, evictions, tolerating, firstAnswerMs: probe.ms };
   } catch (e) {
     return fail(e);
@@ -375,16 +394,17 @@ async function measureTaintCommit(service: Service, storage: Storage, s: Setting
     // Timers armed: Redis delayed jobs (postgres mode), polled until they reach the scheduled count.
     const expectedScheduled = answer.body.evictions?.scheduled ?? inv.dense.toleratingPerNode * names.length;
     if (storage.redisPrefix) {
-      let armed = 0;
+      let armed = { delayed: 0, waiting: 0, active: 0 };
       const deadline = committedAt + 15_000;
       while (performance.now() < deadline) {
         armed = await countDelayedJobs(s.redisUrl, storage.redisPrefix);
-        if (armed >= expectedScheduled) break;
+        if (armed.delayed + armed.waiting + armed.active >= expectedScheduled) break;
         await sleep(50);
       }
-      figure.timersArmed = armed;
-      if (armed >= expectedScheduled) figure.timersArmedMs = performance.now() - committedAt;
-      figure.timersNote = 'Redis delayed jobs under the prefix (all modes\' other scheduled evictions included)';
+      figure.timersArmed = armed.delayed + armed.waiting + armed.active;
+      figure.timerStates = armed;
+      if (figure.timersArmed >= expectedScheduled) figure.timersArmedMs = performance.now() - committedAt;
+      figure.timersNote = 'BullMQ jobs under the prefix: delayed + waiting (already due) + active; other scheduled evictions of the inventory included';
     }
     const scheduled = await evictionsOn(service, 'Scheduled', nodes);
     if (scheduled.status === 404) figure.scheduledRows = 'not available (GET /v1/evictions 404)';
@@ -411,10 +431,12 @@ async function measureEvictionLag(service: Service, s: Settings, inv: GeneratedI
     if (answer.status === 404) return notAvailable('POST /v1/taints', 404);
     if (answer.status !== 200) return { status: 'error', note: `POST /v1/taints answered ${answer.status}: ${answer.text.slice(0, 400)}` };
     const expected: number = answer.body.evictions?.scheduled ?? inv.dense.toleratingPerNode * names.length;
-    const dueAt = Date.now() + s.drainSeconds * 1000;
+    const committedAt = Date.now();
+    const dueAt = committedAt + s.drainSeconds * 1000;
     await sleep(Math.max(0, dueAt - Date.now() + 1000));
     const deadline = Date.now() + 120_000;
     let lags: number[] = [];
+    let afterCommit: number[] = [];
     let executed = 0;
     for (;;) {
       const list = await evictionsOn(service, 'Executed', nodes);
@@ -424,10 +446,11 @@ async function measureEvictionLag(service: Service, s: Settings, inv: GeneratedI
       const timed = list.items.filter((e) => e.executedAt && e.evictAt && Date.parse(e.evictAt) - Date.parse(e.createdAt) > (s.drainSeconds * 1000) / 2);
       executed = timed.length;
       lags = timed.map((e) => Date.parse(e.executedAt) - Date.parse(e.evictAt));
+      afterCommit = timed.map((e) => Date.parse(e.executedAt) - Math.max(Date.parse(e.evictAt), committedAt));
       if (executed >= expected || Date.now() > deadline) break;
       await sleep(1000);
     }
-    const figure: Figure = { status: 'ok', expected, executed, commitMs: answer.ms, drainSeconds: s.drainSeconds, immediate: answer.body.evictions?.immediate, lagMs: summarize(lags) };
+    const figure: Figure = { status: 'ok', expected, executed, commitMs: answer.ms, drainSeconds: s.drainSeconds, immediate: answer.body.evictions?.immediate, lagMs: summarize(lags), lagAfterCommitMs: summarize(afterCommit) };
     if (executed < expected) figure.note = `${expected - executed} of ${expected} had not executed 120 s after they were due`;
     if (executed === 0) return { ...figure, status: 'error', note: `none of the ${expected} scheduled evictions executed within 120 s of being due` };
     return figure;

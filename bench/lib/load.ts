@@ -17,6 +17,8 @@ export interface LoadOptions {
   connections: number;
   durationSec: number;
   warmupSec: number;
+  /** CPU seconds used so far by the server process (for CPU ms per request, independent of the machine's load). */
+  serverCpu?: () => number;
 }
 
 export interface LoadResult {
@@ -33,6 +35,9 @@ export interface LoadResult {
   /** Latency in ms of every response (measured by autocannon per response, not its rounded histogram). */
   latencyMs: Summary;
   bytesPerResponse: number;
+  /** Server CPU time per successful request, and the rate that would give on one fully available core. */
+  serverCpuMsPerRequest?: number;
+  perCoreCapacityRps?: number;
 }
 
 function once(options: LoadOptions, durationSec: number, record: boolean): Promise<LoadResult> {
@@ -82,5 +87,12 @@ function once(options: LoadOptions, durationSec: number, record: boolean): Promi
 /** A warm-up run (discarded), then the measured run at fixed concurrency. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   if (options.warmupSec > 0) await once(options, options.warmupSec, false);
-  return once(options, options.durationSec, true);
+  const cpuBefore = options.serverCpu?.();
+  const result = await once(options, options.durationSec, true);
+  const cpuAfter = options.serverCpu?.();
+  if (cpuBefore !== undefined && cpuAfter !== undefined && Number.isFinite(cpuAfter - cpuBefore) && result.ok > 0) {
+    result.serverCpuMsPerRequest = ((cpuAfter - cpuBefore) * 1000) / result.ok;
+    result.perCoreCapacityRps = 1000 / result.serverCpuMsPerRequest;
+  }
+  return result;
 }

@@ -12,6 +12,8 @@ export interface ServiceOptions {
   /** Extra node flags for the child (e.g. --cpu-prof). */
   nodeArgs?: string[];
   timeoutMs?: number;
+  /** Where to run src/main.ts from (default: this repository). */
+  cwd?: string;
 }
 
 export interface StartedService {
@@ -28,12 +30,15 @@ export class Service {
   readonly logs: Array<Record<string, any>> = [];
   readonly stderr: string[] = [];
   exitCode: number | null | undefined = undefined;
+  /** The signal that ended the child, when one did (ours: SIGTERM/SIGKILL from stop(); anything else came from outside). */
+  exitSignal: string | null = null;
   readonly exited: Promise<number | null>;
   private buffer = '';
 
   private constructor(readonly child: ChildProcess, readonly port: number) {
     this.exited = new Promise((resolve) => child.once('exit', (code, signal) => {
       this.exitCode = code ?? (signal ? -1 : null);
+      this.exitSignal = signal;
       resolve(this.exitCode);
     }));
     child.stdout!.setEncoding('utf8');
@@ -64,11 +69,11 @@ export class Service {
       ...options.env,
     });
     const started = performance.now();
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '-r', '@swc-node/register', 'src/main.ts'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '-r', '@swc-node/register', 'src/main.ts'], { cwd: options.cwd ?? REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const service = new Service(child, port);
     const deadline = started + (options.timeoutMs ?? 180_000);
     for (;;) {
-      if (service.exitCode !== undefined) throw new Error(`taintwise exited with ${service.exitCode} before it was ready:\n${service.stderr.join('').slice(-3000)}${service.logTail()}`);
+      if (service.exitCode !== undefined) throw new Error(`taintwise exited with ${service.exitCode}${service.exitSignal ? ` (signal ${service.exitSignal}, not sent by the bench)` : ''} before it was ready:\n${service.stderr.join('').slice(-3000)}${service.logTail()}`);
       if (performance.now() > deadline) {
         await service.stop();
         throw new Error(`taintwise was not ready within ${options.timeoutMs ?? 180_000} ms${service.logTail()}`);
@@ -103,6 +108,17 @@ export class Service {
     }
   }
 
+  /** CPU seconds (user + system) the child has used so far, from /proc/<pid>/stat. */
+  cpuSeconds(): number {
+    try {
+      const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    } catch {
+      return NaN;
+    }
+  }
+
   /** SIGTERM (graceful), then SIGKILL after `graceMs`. */
   async stop(graceMs = 20_000): Promise<void> {
     if (this.exitCode !== undefined) return;
@@ -132,6 +148,9 @@ export class Service {
     }
   }
 }
+
+/** USER_HZ: 100 on Linux. */
+const CLOCK_TICKS = 100;
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));

@@ -77,19 +77,24 @@ async function deleteRedisKeys(redisUrl: string, prefix: string): Promise<void> 
   }
 }
 
-/** Delayed BullMQ jobs under a prefix (the armed eviction timers), whatever the queue is called. */
-export async function countDelayedJobs(redisUrl: string, prefix: string): Promise<number> {
+/** BullMQ jobs under a prefix (the armed eviction timers), whatever the queue is called: delayed, waiting (due), active. */
+export async function countDelayedJobs(redisUrl: string, prefix: string): Promise<{ delayed: number; waiting: number; active: number }> {
   const redis = redisClient(redisUrl);
+  const out = { delayed: 0, waiting: 0, active: 0 };
   try {
     await redis.connect();
-    let total = 0;
     let cursor = '0';
     do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*:delayed`, 'COUNT', 1000);
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
       cursor = next;
-      for (const key of keys) total += await redis.zcard(key);
+      for (const key of keys) {
+        if (key.endsWith(':delayed')) out.delayed += await redis.zcard(key);
+        else if (key.endsWith(':prioritized')) out.waiting += await redis.zcard(key);
+        else if (key.endsWith(':wait')) out.waiting += await redis.llen(key);
+        else if (key.endsWith(':active')) out.active += await redis.llen(key);
+      }
     } while (cursor !== '0');
-    return total;
+    return out;
   } finally {
     redis.disconnect();
   }

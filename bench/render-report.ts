@@ -1,0 +1,16 @@
+/**
+ * Re-renders the markdown report from a results file without running anything:
+ *   node -r @swc-node/register bench/render-report.ts [bench/results/latest.json]
+ * (latest.json → bench/REPORT.md; quick.json → bench/results/REPORT-quick.md)
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderReport, type Results } from './report';
+import { REPO_ROOT } from './lib/service';
+
+const file = process.argv[2] ?? join(REPO_ROOT, 'bench', 'results', 'latest.json');
+const results = JSON.parse(readFileSync(file, 'utf8')) as Results;
+const rerun = results.quick ? 'npm run bench -- --quick' : 'npm run bench            # full size, both modes\nnpm run bench -- --quick # CI-sized';
+const out = results.quick ? join(REPO_ROOT, 'bench', 'results', 'REPORT-quick.md') : join(REPO_ROOT, 'bench', 'REPORT.md');
+writeFileSync(out, renderReport(results, rerun));
+console.log(`wrote ${out}`);
