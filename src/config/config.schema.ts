@@ -65,7 +65,8 @@ export const configSchema = z.object({
   CORS_ORIGINS: z.string().default(''),
   // Evictions.
   RECONCILE_INTERVAL_SECONDS: int(30, 1),
-  EVICTION_WORKER_CONCURRENCY: int(32, 1, 1000),
+  /** BullMQ jobs a replica holds at once: the eviction worker runs them in batches of up to 500 per transaction. */
+  EVICTION_WORKER_CONCURRENCY: int(500, 1, 5000),
   SHUTDOWN_TIMEOUT_MS: int(10000, 0),
 });
 

@@ -24,6 +24,9 @@ interface Plan {
   toCancel: Array<{ row: ScheduledRow; pod: StoredPod; reason: string }>;
 }
 
+/** Past this many new rows, the planner inserts them with one array-parameter statement. */
+const BULK_ROWS = 100;
+
 interface ScheduledRow {
   id: string;
   podUid: string;
@@ -155,13 +158,27 @@ export class EvictionPlanner {
 
   private async create(db: Db, items: Array<{ id: string; pod: StoredPod; evictAt: Date; taints: Taint[]; reason: string }>, changes: ChangeSet): Promise<void> {
     if (items.length === 0) return;
-    await db.eviction.createMany({
-      data: items.map((i) => ({
-        id: i.id, podUid: i.pod.uid, namespace: i.pod.namespace, podName: i.pod.name, nodeName: i.pod.nodeName!,
-        taints: json(serializeTaints(i.taints)), status: 'Scheduled' as const, evictAt: i.evictAt, reason: i.reason,
-        timerId: evictionTimerId(i.id, i.evictAt),
-      })),
-    });
+    if (items.length > BULK_ROWS) {
+      // One statement with an array parameter per column: createMany binds every value separately,
+      // ~2.5 ms per row on PGlite — 25 s for a NoExecute taint over 10,000 pods instead of 2.
+      await db.$executeRawUnsafe(
+        `INSERT INTO evictions (id, pod_uid, namespace, pod_name, node_name, taints, status, evict_at, reason, timer_id)
+         SELECT u.id, u.pod_uid, u.namespace, u.pod_name, u.node_name, u.taints::jsonb, 'Scheduled', u.evict_at, u.reason, u.timer_id
+         FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[], $9::text[])
+           AS u(id, pod_uid, namespace, pod_name, node_name, taints, evict_at, reason, timer_id)`,
+        items.map((i) => i.id), items.map((i) => i.pod.uid), items.map((i) => i.pod.namespace), items.map((i) => i.pod.name),
+        items.map((i) => i.pod.nodeName!), items.map((i) => JSON.stringify(serializeTaints(i.taints))), items.map((i) => i.evictAt.toISOString()),
+        items.map((i) => i.reason), items.map((i) => evictionTimerId(i.id, i.evictAt)),
+      );
+    } else {
+      await db.eviction.createMany({
+        data: items.map((i) => ({
+          id: i.id, podUid: i.pod.uid, namespace: i.pod.namespace, podName: i.pod.name, nodeName: i.pod.nodeName!,
+          taints: json(serializeTaints(i.taints)), status: 'Scheduled' as const, evictAt: i.evictAt, reason: i.reason,
+          timerId: evictionTimerId(i.id, i.evictAt),
+        })),
+      });
+    }
     for (const i of items) {
       changes.schedule(timerFor(i.id, i.evictAt));
       changes.event({ type: 'EvictionScheduled', subjectKind: 'Pod', subjectName: `${i.pod.namespace}/${i.pod.name}`, data: { evictionId: i.id, node: i.pod.nodeName, evictAt: i.evictAt.toISOString(), reason: i.reason } });
