@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { createTempDatabase, type TempDatabase } from '../../src/persistence/testing/temp-postgres';
 import { send } from '../support/api-surface';
 import { TcpProxy } from '../support/tcp-proxy';
@@ -177,6 +178,11 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   return { child, url, output };
 }
 
+/** A dry run over every node: the route's code paths and the snapshot are warm, nothing is written. */
+async function warm(server: Server, nodes: string[]): Promise<void> {
+  expect((await send(`${server.url}/v1/taints`, 'POST', { body: { nodes, taints: ['warm=x:NoSchedule'], dryRun: true }, timeoutMs: 60_000 })).status).toBe(200);
+}
+
 async function kill(server: Server): Promise<void> {
   if (server.child.exitCode !== null || server.child.signalCode !== null) return;
   const exited = new Promise((r) => server.child.once('exit', r));
@@ -184,11 +190,31 @@ async function kill(server: Server): Promise<void> {
   await exited;
 }
 
+/** Resolves true once a client backend of that database is inside a transaction (false on timeout). */
+async function transactionOpened(databaseUrl: string, timeoutMs: number): Promise<boolean> {
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const r = await client.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend' AND xact_start IS NOT NULL AND application_name = 'taintwise'`,
+      );
+      if (r.rows[0].n > 0) return true;
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 describe('killed in the middle of a taint mutation over 200 nodes: all or nothing', () => {
   const NODES = Array.from({ length: 200 }, (_, i) => `kill-${String(i).padStart(3, '0')}`);
   let env: Record<string, string>;
   let cleanup: () => Promise<void>;
   let server: Server | undefined;
+  let mutationMs = 0;
 
   beforeAll(async () => {
     if (POSTGRES) {
@@ -205,15 +231,30 @@ describe('killed in the middle of a taint mutation over 200 nodes: all or nothin
       const batch = await Promise.all(NODES.slice(i, i + 20).map((name) => send(`${server!.url}/v1/nodes/${name}`, 'PUT', { body: { labels: { pool: 'kill' } } })));
       expect(batch.map((r) => r.status)).toEqual(batch.map(() => 201));
     }
+    // How long the whole mutation takes here (warm): the kills below land at fractions of it.
+    await warm(server, NODES);
+    const started = Date.now();
+    expect((await send(`${server.url}/v1/taints`, 'POST', { body: { nodes: NODES, taints: ['warmup=x:NoSchedule'] }, timeoutMs: 60_000 })).status).toBe(200);
+    mutationMs = Date.now() - started;
+    expect((await send(`${server.url}/v1/taints`, 'POST', { body: { nodes: NODES, taints: ['warmup-'] }, timeoutMs: 60_000 })).status).toBe(200);
   }, 180_000);
   afterAll(async () => {
     if (server) await kill(server);
     await cleanup?.();
   });
 
-  it.each([40, 150, 400])('SIGKILL %i ms after POST /v1/taints: after a restart every node has the taint, or none has', async (delayMs) => {
-    const key = `crash-${delayMs}`;
-    const fired = send(`${server!.url}/v1/taints`, 'POST', { body: { nodes: NODES, taints: [`${key}=x:NoSchedule`] }, timeoutMs: 30_000 }).catch((e: Error) => ({ status: 0, text: e.message }));
+  // On PostgreSQL the kill is aimed: it waits until the server has the mutation's transaction open
+  // (pg_stat_activity), then a few ms more. On PGlite, at fractions of the mutation's usual duration.
+  it.each([0, 0.1, 0.3, 0.6, 0.9])('SIGKILL %f into the mutation: after a restart every node has the taint, or none has', async (fraction) => {
+    const key = `crash-${Math.round(fraction * 100)}`;
+    await warm(server!, NODES);
+    const fired = send(`${server!.url}/v1/taints`, 'POST', { body: { nodes: NODES, taints: [`${key}=x:NoSchedule`] }, timeoutMs: 60_000 }).catch((e: Error) => ({ status: 0, text: e.message }));
+    let delayMs = Math.round(mutationMs * fraction);
+    let inTransaction = false;
+    if (env.DATABASE_URL) {
+      inTransaction = await transactionOpened(env.DATABASE_URL, 30_000);
+      delayMs = Math.round(mutationMs * fraction * 0.5);
+    }
     await new Promise((r) => setTimeout(r, delayMs));
     await kill(server!);
     const answered = await fired;
@@ -224,6 +265,6 @@ describe('killed in the middle of a taint mutation over 200 nodes: all or nothin
     expect([0, NODES.length]).toContain(tainted);
     // An answered 200 means committed: then every node has it.
     if (answered.status === 200) expect(tainted).toBe(NODES.length);
-    process.stdout.write(`killed ${delayMs} ms after the request: ${tainted === 0 ? 'none' : 'all'} of ${NODES.length} nodes tainted (answer: ${answered.status || 'none'})\n`);
+    process.stdout.write(`killed ${delayMs} ms after ${inTransaction ? 'its transaction opened' : 'the request'} (the mutation takes ~${mutationMs} ms): ${tainted === 0 ? 'none' : 'all'} of ${NODES.length} nodes tainted (answer: ${answered.status || 'none'})\n`);
   }, 180_000);
 });
