@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { Client } from 'pg';
 import Redis from 'ioredis';
 import { openDatabase } from '../../src/persistence/database';
-import { PGLITE_TEMPLATE_DIR } from './pglite-template';
+import { newTemplateDir, TEMPLATE_ENV } from './pglite-template';
 
 export default async function globalSetup(): Promise<void> {
   await buildPgliteTemplate();
@@ -39,7 +39,9 @@ export default async function globalSetup(): Promise<void> {
  * app would pay it, so one migrated data folder is built here and each embedded app starts on a copy.
  */
 async function buildPgliteTemplate(): Promise<void> {
-  rmSync(PGLITE_TEMPLATE_DIR, { recursive: true, force: true });
-  const database = await openDatabase({ dataDir: PGLITE_TEMPLATE_DIR });
+  const dir = newTemplateDir();
+  const database = await openDatabase({ dataDir: dir });
   await database.close();
+  rmSync(`${dir}/pglite.lock`, { force: true });
+  process.env[TEMPLATE_ENV] = dir; // inherited by the test workers
 }
