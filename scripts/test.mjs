@@ -9,7 +9,9 @@ import { join } from 'node:path';
 const out = join(process.cwd(), '.tmp', 'jest-results.json');
 mkdirSync(join(process.cwd(), '.tmp'), { recursive: true });
 if (existsSync(out)) rmSync(out);
-const args = ['jest', '--json', `--outputFile=${out}`, '--maxWorkers=2', ...process.argv.slice(2)];
+// --forceExit: a suite that leaves a socket or timer behind must not keep CI waiting after the
+// results are in (every app closes its own connections; this is the safety net, not the mechanism).
+const args = ['jest', '--json', `--outputFile=${out}`, '--maxWorkers=2', '--forceExit', ...process.argv.slice(2)];
 const result = spawnSync('npx', args, { stdio: 'inherit', env: process.env });
 let summary = { numPassedTests: 0, numFailedTests: 0, numPendingTests: 0, numTotalTests: 0, numRuntimeErrorTestSuites: 0 };
 if (existsSync(out)) summary = JSON.parse(readFileSync(out, 'utf8'));
