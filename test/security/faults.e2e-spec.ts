@@ -40,7 +40,8 @@ withServers('faults: PostgreSQL and Redis lost and restored (through a TCP proxy
     redisProxy = await TcpProxy.start({ port: Number(new URL(REDIS!).port || 6379), host: new URL(REDIS!).hostname });
     const env = {
       DATABASE_URL: through(db.url, pgProxy), REDIS_URL: through(REDIS!, redisProxy), REDIS_PREFIX: prefix,
-      RATE_LIMIT_PER_MINUTE: '0', RECONCILE_INTERVAL_SECONDS: '1',
+      // The rate limiter counts in Redis too (through the proxy): with Redis away it counts in memory.
+      RATE_LIMIT_PER_MINUTE: '100000', RECONCILE_INTERVAL_SECONDS: '1',
     };
     // shareWith: the storage is ours (the temp database behind the proxy), not the harness's.
     app = await startTestApp('postgres+redis', { shareWith: { env } as unknown as TestApp });
@@ -129,6 +130,7 @@ withServers('faults: PostgreSQL and Redis lost and restored (through a TCP proxy
     expect(scheduled.body.items).toEqual([expect.objectContaining({ pod: expect.objectContaining({ name: 'redis-web' }), status: 'Scheduled' })]);
     const decision = await app.request('POST', '/v1/decisions/taint-impact', { taints: ['maintenance=true:NoExecute'], nodes: ['redis-1'] });
     expect(decision.status).toBe(200);
+    expect(decision.headers.get('ratelimit-limit')).toBe('100000');
     expect((await app.request('POST', '/v1/decisions/feasible-nodes', { pod: {} })).status).toBe(200);
     // Past evictAt with Redis still away: nothing fires (the timer lives in Redis), nothing is lost.
     await new Promise((r) => setTimeout(r, 3500));
