@@ -4,15 +4,8 @@ import type { StoredNode } from './model';
 import { Prisma } from '../generated/prisma/client';
 import { json, type Db } from './prisma-types';
 
-/** What a write stores for a node (server fields are derived). */
-export interface NodeWrite {
-  name: string;
-  labels: Record<string, string>;
-  taints: Taint[];
-  unschedulable: boolean;
-  conditions: NodeCondition[];
-  allocatable: ResourceList | null;
-}
+/** What a write stores for a node: the stored node without the fields the database sets. */
+export type NodeWrite = Omit<StoredNode, 'resourceVersion' | 'createdAt' | 'updatedAt'>;
 
 const withTaints = { taints: { orderBy: { position: 'asc' as const } } };
 

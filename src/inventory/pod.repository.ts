@@ -4,23 +4,8 @@ import type { PodPhase, StoredPod } from './model';
 import { Prisma } from '../generated/prisma/client';
 import { json, type Db } from './prisma-types';
 
-/** What a write stores for a pod. */
-export interface PodWrite {
-  namespace: string;
-  name: string;
-  uid: string;
-  nodeName: string | null;
-  phase: PodPhase;
-  boundAt: Date | null;
-  tolerations: Toleration[];
-  nodeSelector: Record<string, string>;
-  affinity: Affinity | null;
-  priority: number;
-  owner: { kind: string; name: string } | null;
-  resources: PodResources;
-  requests: ResourceVector;
-  hostNetwork: boolean;
-}
+/** What a write stores for a pod: the stored pod without the fields the database sets. */
+export type PodWrite = Omit<StoredPod, 'resourceVersion' | 'createdAt' | 'updatedAt'>;
 
 export interface PodListFilter {
   namespace?: string;
