@@ -210,8 +210,12 @@ function describeInput(input: unknown): string {
   return text.length > 600 ? `${text.slice(0, 600)}…` : text;
 }
 
+/** Node's HTTP parser refuses a request line or headers over 16 KB itself, before the app sees it. */
+const BEFORE_THE_APP = new Set([431]);
+
 function checkRest(r: RawResult): string | undefined {
   if (r.status >= 500 || r.status < 200) return `status ${r.status}: ${r.text.slice(0, 300)}`;
+  if (BEFORE_THE_APP.has(r.status)) return undefined;
   if (r.status >= 400) {
     if (!r.headers.get('content-type')?.includes('application/problem+json')) return `${r.status} without problem+json (${r.headers.get('content-type')}): ${r.text.slice(0, 200)}`;
     if (r.body?.status !== r.status || typeof r.body.detail !== 'string' || r.body.detail.length < 5 || typeof r.body.title !== 'string') return `${r.status} with an unhelpful problem: ${r.text.slice(0, 200)}`;
@@ -222,6 +226,7 @@ function checkRest(r: RawResult): string | undefined {
 
 function checkGraphQL(r: RawResult): string | undefined {
   if (r.status >= 500 || r.status < 200) return `status ${r.status}: ${r.text.slice(0, 300)}`;
+  if (BEFORE_THE_APP.has(r.status)) return undefined;
   if (r.status >= 400 && r.headers.get('content-type')?.includes('application/problem+json')) return checkRest(r);
   if (typeof r.body !== 'object' || r.body === null) return `${r.status} not JSON: ${r.text.slice(0, 200)}`;
   for (const e of r.body.errors ?? []) {
