@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type DynamicModule, Global, Inject, Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { ApiKeys } from '../common/auth/api-keys';
+import { throttledLog } from '../common/logging/throttled-log';
 import { APP_CONFIG, type AppConfig } from '../config/config.schema';
 import { Metrics } from '../ops/metrics';
 import { READINESS_CHECKS, type ReadinessCheck } from '../ops/readiness';
@@ -63,8 +64,14 @@ export class CoreModule {
           useFactory: (clock: typeof systemClock): DelayedJobs => {
             const timersLogger = new Logger('timers');
             // A failed firing is retried, then dropped: the Scheduled row stays and the reconciler re-arms it.
-            const onError: DelayedJobsErrorListener = (err, context) =>
-              timersLogger[context.final === false ? 'warn' : 'error']({ msg: context.id ? 'eviction timer handler failed' : 'timer backend error', ...context, err: String(err) });
+            // Handler failures are logged each time; a backend that is down (Redis) retries every few
+            // hundred ms, so its errors are logged at most every 10 s with a count of the rest.
+            const backendError = throttledLog((suppressed: number, err: unknown) =>
+              timersLogger.error({ msg: 'timer backend error', err: String(err), suppressedSinceLast: suppressed }), 10_000);
+            const onError: DelayedJobsErrorListener = (err, context) => {
+              if (!context.id) return backendError(err);
+              timersLogger[context.final === false ? 'warn' : 'error']({ msg: 'eviction timer handler failed', ...context, err: String(err) });
+            };
             if (config.REDIS_URL) {
               return new BullMqDelayedJobs({ redisUrl: config.REDIS_URL, queueName: `${config.REDIS_PREFIX}-evictions`, prefix: config.REDIS_PREFIX, concurrency: config.EVICTION_WORKER_CONCURRENCY, onError });
             }

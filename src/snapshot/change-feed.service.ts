@@ -58,6 +58,8 @@ export class ChangeFeedService implements OnApplicationBootstrap, OnApplicationS
     const old = this.client;
     this.client = undefined;
     old?.removeAllListeners();
+    // A closing client may still emit 'error'; without a listener that would crash the process.
+    old?.on('error', () => undefined);
     void old?.end().catch(() => undefined);
     this.logger.warn({ msg: 'change feed lost; reconnecting', err: String(error) });
     setTimeout(() => {
