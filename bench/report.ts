@@ -154,6 +154,7 @@ export function renderReport(r: Results, rerun: string): string {
   if (!c || c.status !== 'ok') lines.push(`${c?.status ?? 'not run'}${c?.note ? `: ${c.note}` : ''}`, '');
   else {
     lines.push(`mapManifests of the whole inventory ${fmt(c.mapMs)} ms, InventorySnapshot.load ${fmt(c.loadMs)} ms; \`decideFeasibleNodes\` over ${c.nodes} nodes, limit 20, the same mix round-robin: **${fmt(c.opsPerSec)} ops/s** on one thread, wall clock, on the shared machine (${fmt(c.opsPerSecWithJson)} ops/s with JSON.stringify of the answer); **${fmt(c.cpuMsPerOp, 2)} CPU ms per decision = ${fmt(c.opsPerCpuSec)} ops per CPU-second**.`, '');
+    if (c.note) lines.push(`Note: ${c.note}.`, '');
     lines.push('| pod | µs per decision | feasible / total |', '|---|---|---|');
     for (const p of c.perCaseMicros) lines.push(`| ${p.name} | ${p.micros} | ${p.feasible} / ${p.total} |`);
     lines.push('');

@@ -6,7 +6,8 @@
  * Writes bench/results/latest.json + bench/REPORT.md (or, with --quick, bench/results/quick.json +
  * bench/results/REPORT-quick.md). Exit 0 when every measurement ran, 1 when the bench broke.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { measureCeiling } from './ceiling';
 import { chunkList, generateInventory, type GeneratedInventory } from './generate-inventory';
@@ -131,7 +132,7 @@ async function main(): Promise<number> {
 
   log('ceiling: decideFeasibleNodes in-process');
   try {
-    results.ceiling = { status: 'ok', ...measureCeiling(inv, cases, settings.ceilingSec) };
+    results.ceiling = settings.serviceDir ? await ceilingIn(settings) : { status: 'ok', ...measureCeiling(inv, cases, settings.ceilingSec) };
     log(`ceiling: ${Math.round((results.ceiling as any).opsPerSec)} ops/s`);
   } catch (e) {
     results.ceiling = fail(e);
@@ -457,6 +458,16 @@ async function measureEvictionLag(service: Service, s: Settings, inv: GeneratedI
   } catch (e) {
     return fail(e);
   }
+}
+
+/** The ceiling with the service tree's own src/ (its bench/ceiling-cli.ts), so both sides run the same code. */
+async function ceilingIn(s: Settings): Promise<Figure> {
+  const dir = s.serviceDir!;
+  if (!existsSync(join(dir, 'bench', 'ceiling-cli.ts'))) return { status: 'not available', note: `${dir} has no bench/ceiling-cli.ts (a tree older than the bench's ceiling CLI)` };
+  const args = ['--max-old-space-size=8192', '-r', '@swc-node/register', 'bench/ceiling-cli.ts', '--nodes', String(s.nodes), '--pods', String(s.pods), '--seed', String(s.seed), '--sec', String(s.ceilingSec), '--drain-seconds', String(s.drainSeconds)];
+  const out = execFileSync(process.execPath, args, { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const last = out.trim().split('\n').pop()!;
+  return { status: 'ok', ...JSON.parse(last), note: `measured with the src/ of ${dir}` };
 }
 
 // ---------------------------------------------------------------------------------------------
