@@ -83,7 +83,11 @@ export function decodeManifests(body: string | Buffer | Uint8Array, contentType?
 }
 
 function decodeJson(text: string, contentType: string | undefined, declared: boolean): DecodeResult {
-  const stream = decodeJsonStream(text);
+  // The common case, `kubectl get -o json`, is one JSON document: the native parser alone reads it.
+  // Streams of several documents (cluster-info dumps) and malformed input take the scanner below,
+  // which also finds the position of a syntax error.
+  const single = parseSingleDocument(text);
+  const stream = single ?? decodeJsonStream(text);
   const notes = stream.notes;
   if (stream.error) {
     const position = positionAt(text, stream.error.offset);
@@ -99,6 +103,15 @@ function decodeJson(text: string, contentType: string | undefined, declared: boo
   });
   const format: ManifestFormat = stream.values.length > 1 || notes.length > 0 ? 'json-stream' : 'json';
   return { documents: stream.values, errors, notes, format };
+}
+
+function parseSingleDocument(text: string): ReturnType<typeof decodeJsonStream> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return { values: [value], offsets: [text.length - text.trimStart().length], notes: [] };
+  } catch {
+    return undefined;
+  }
 }
 
 function decodeYaml(text: string): DecodeResult {
