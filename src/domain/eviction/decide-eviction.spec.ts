@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { decideEviction, minTolerationTime, type EvictionDecision } from './decide-eviction';
+import { decideEviction, decideFromTolerance, minTolerationTime, noExecuteTolerance, type EvictionDecision } from './decide-eviction';
 import type { Taint, Toleration } from '../types';
 import { toleratesTaint } from '../tolerations/tolerates-taint';
 
@@ -199,3 +199,16 @@ describe('decideEviction properties', () => {
   });
 });
 
+
+describe('noExecuteTolerance + decideFromTolerance (A.3 split for memoisation)', () => {
+  it('A.3 equals decideEviction for any pod, taints and time (property)', () => {
+    const key = fc.constantFrom('a', 'b', 'c');
+    const taint = fc.record({ key, value: fc.constantFrom('', 'x'), effect: fc.constantFrom('NoSchedule', 'PreferNoSchedule', 'NoExecute') as never, timeAdded: fc.option(fc.integer({ min: 0, max: 1e6 }).map((ms) => new Date(ms)), { nil: undefined }) });
+    const toleration = fc.record({ key: fc.option(key, { nil: undefined }), operator: fc.constantFrom('Exists', 'Equal', undefined), value: fc.constantFrom('', 'x', undefined), effect: fc.constantFrom('NoExecute', '', undefined), tolerationSeconds: fc.option(fc.integer({ min: -5, max: 2000 }), { nil: undefined }) });
+    fc.assert(fc.property(fc.array(taint, { maxLength: 4 }), fc.array(toleration, { maxLength: 4 }), fc.integer({ min: 0, max: 1e6 }), fc.integer({ min: 0, max: 3e6 }), (taints, tolerations, bound, now) => {
+      const boundAt = new Date(bound);
+      const at = new Date(now);
+      expect(decideFromTolerance(noExecuteTolerance(tolerations, taints as never), boundAt, at)).toEqual(decideEviction({ tolerations, boundAt }, taints as never, at));
+    }), { numRuns: 500 });
+  });
+});

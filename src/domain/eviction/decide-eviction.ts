@@ -38,22 +38,51 @@ export function decideEviction(
   now: Date,
   options: MatchOptions = DEFAULT_MATCH_OPTIONS,
 ): EvictionDecision {
-  const boundAtMs = pod.boundAt.getTime();
-  let earliest: { at: number; taint: Taint; tolerationIndex: number } | undefined;
+  return decideFromTolerance(noExecuteTolerance(pod.tolerations, taints, options), pod.boundAt, now);
+}
+
+/**
+ * The part of the A.3 rule that depends only on the toleration list and the taint list, not on the
+ * pod's binding time: which NoExecute taint is untolerated, or which toleration (and seconds) each
+ * one uses. Pods of one workload share their toleration list, so callers deciding for thousands of
+ * pods (taint-impact) compute this once per distinct (tolerations, taints) pair.
+ */
+export interface NoExecuteTolerance {
+  untolerated?: Taint;
+  /** Tolerated NoExecute taints with finite seconds, in node order. */
+  finite: Array<{ taint: Taint; tolerationIndex: number; seconds: number; timeAddedMs: number }>;
+}
+
+export function noExecuteTolerance(tolerations: readonly Toleration[], taints: readonly Taint[], options: MatchOptions = DEFAULT_MATCH_OPTIONS): NoExecuteTolerance {
+  const finite: NoExecuteTolerance['finite'] = [];
   for (const taint of taints) {
     if (taint.effect !== 'NoExecute') continue;
-    const tolerationIndex = pod.tolerations.findIndex((toleration) => toleratesTaint(toleration, taint, options));
-    if (tolerationIndex < 0) return { action: 'EvictNow', reason: 'untolerated', taint };
-    const seconds = pod.tolerations[tolerationIndex].tolerationSeconds;
+    const tolerationIndex = tolerations.findIndex((toleration) => toleratesTaint(toleration, taint, options));
+    if (tolerationIndex < 0) return { untolerated: taint, finite: [] };
+    const seconds = tolerations[tolerationIndex].tolerationSeconds;
     if (seconds === undefined || seconds === null) continue;
-    const startMs = Math.max(taint.timeAdded?.getTime() ?? -Infinity, boundAtMs);
-    const at = startMs + Math.max(0, seconds) * 1000;
-    if (!earliest || at < earliest.at) earliest = { at, taint, tolerationIndex };
+    finite.push({ taint, tolerationIndex, seconds: Math.max(0, seconds), timeAddedMs: taint.timeAdded?.getTime() ?? -Infinity });
+  }
+  return { finite };
+}
+
+/** The rest of A.3, per pod: the earliest `max(timeAdded, boundAt) + seconds`, compared with `now`. */
+export function decideFromTolerance(tolerance: NoExecuteTolerance, boundAt: Date, now: Date): EvictionDecision {
+  if (tolerance.untolerated) return { action: 'EvictNow', reason: 'untolerated', taint: tolerance.untolerated };
+  const boundAtMs = boundAt.getTime();
+  let earliest: NoExecuteTolerance['finite'][number] | undefined;
+  let earliestAt = Infinity;
+  for (const entry of tolerance.finite) {
+    const at = Math.max(entry.timeAddedMs, boundAtMs) + entry.seconds * 1000;
+    if (at < earliestAt) {
+      earliestAt = at;
+      earliest = entry;
+    }
   }
   if (!earliest) return { action: 'None' };
-  const evictAt = new Date(earliest.at);
+  const evictAt = new Date(earliestAt);
   const { taint, tolerationIndex } = earliest;
-  const remainingMs = earliest.at - now.getTime();
+  const remainingMs = earliestAt - now.getTime();
   if (remainingMs <= 0) return { action: 'EvictNow', reason: 'expired', evictAt, taint, tolerationIndex };
   return { action: 'EvictAfter', evictAt, afterSeconds: Math.ceil(remainingMs / 1000), taint, tolerationIndex };
 }
