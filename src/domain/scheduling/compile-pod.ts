@@ -3,7 +3,9 @@ import { DEFAULT_MATCH_OPTIONS, type MatchOptions } from '../tolerations/tolerat
 import { effectivePodRequests } from '../resources/pod-requests';
 import { toleratesUnschedulable } from './node-unschedulable';
 import { filterTolerations, preferNoScheduleTolerations } from './taint-toleration';
-import { compilePreferredNodeAffinity, compileRequiredNodeAffinity, type CompiledPreference, type NodeMatcher } from './node-affinity';
+import {
+  compilePreferredNodeAffinity, compileRequiredNodeAffinity, nodeAffinityKeys, type AffinityKeys, type CompiledPreference, type NodeMatcher,
+} from './node-affinity';
 import { compileRequests, type CompiledRequests } from './node-resources-fit';
 
 /**
@@ -23,6 +25,8 @@ export interface CompiledPod {
   readonly requiredAffinity: NodeMatcher | undefined;
   /** Preferred terms with a positive weight; empty means NodeAffinity scoring is skipped. */
   readonly preferredAffinity: readonly CompiledPreference[];
+  /** What the two matchers above read from a node: they are evaluated once per group of nodes agreeing on it. */
+  readonly affinityKeys: AffinityKeys;
   readonly requests: CompiledRequests;
 }
 
@@ -49,6 +53,7 @@ export function compilePod(pod: PodToPlace, matchOptions: MatchOptions = DEFAULT
     preferTolerations: preferNoScheduleTolerations(tolerations),
     requiredAffinity: compileRequiredNodeAffinity(spec),
     preferredAffinity: compilePreferredNodeAffinity(spec),
+    affinityKeys: nodeAffinityKeys(spec),
     requests: compileRequests(requests),
   };
 }

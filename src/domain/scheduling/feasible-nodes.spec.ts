@@ -397,3 +397,177 @@ describe('decideFeasibleNodes properties', () => {
     }));
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// The bench's inventory shape (bench/generate-inventory.ts): node pools with one interned taint set
+// each, ~14 labels per node including a unique hostname, allocatable with cpu, memory, pods,
+// ephemeral-storage, hugepages and GPUs, cordoned nodes, nodes without allocatable or without a pod
+// limit; pods reading several label key sets, extended resources, and metadata.name. The whole
+// answer (every node's reasons and scores) is checked against a plugin-by-plugin reference.
+
+const POOLS: Array<{ name: string; taints: Taint[]; labels: Record<string, string>; gpus?: number }> = [
+  { name: 'general', taints: [], labels: {} },
+  { name: 'general', taints: [], labels: {} },
+  { name: 'general', taints: [], labels: {} },
+  { name: 'system', taints: [{ key: 'CriticalAddonsOnly', value: 'true', effect: 'NoSchedule' }], labels: {} },
+  { name: 'gpu', taints: [{ key: 'nvidia.com/gpu', value: 'present', effect: 'NoSchedule' }], labels: { 'cloud.google.com/gke-accelerator': 'nvidia-tesla-a100' }, gpus: 8 },
+  { name: 'spot', taints: [{ key: 'cloud.google.com/gke-spot', value: 'true', effect: 'PreferNoSchedule' }], labels: { 'cloud.google.com/gke-spot': 'true' } },
+  { name: 'payments', taints: [{ key: 'dedicated', value: 'payments', effect: 'NoSchedule' }], labels: { dedicated: 'payments' } },
+  { name: 'batch', taints: [{ key: 'dedicated', value: 'batch', effect: 'NoSchedule' }, { key: 'spot', effect: 'PreferNoSchedule' }], labels: { dedicated: 'batch' } },
+  { name: 'not-ready', taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule' }, { key: 'node.kubernetes.io/not-ready', effect: 'NoExecute' }], labels: {} },
+];
+
+function benchLikeNodes(count: number, seed: number): SchedulingNode[] {
+  let state = seed;
+  const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const cordonedTaints = new Map<Taint[], Taint[]>();
+  const nodes: SchedulingNode[] = [];
+  for (let i = 0; i < count; i++) {
+    const pool = POOLS[Math.floor(random() * POOLS.length)];
+    const name = `gke-prod-${pool.name}-${(i * 7919).toString(36).padStart(6, '0')}`;
+    const cordoned = random() < 0.03;
+    let taints = pool.taints;
+    if (cordoned) {
+      if (!cordonedTaints.has(pool.taints)) cordonedTaints.set(pool.taints, [UNSCHEDULABLE_TAINT, ...pool.taints]);
+      taints = cordonedTaints.get(pool.taints)!;
+    }
+    const zone = ZONES[Math.floor(random() * 3)];
+    const big = random() < 0.5;
+    const shape = random();
+    const allocatable = shape < 0.03 ? null : {
+      cpu: big ? 31850 : 15890, memory: (big ? 120 : 58) * GI, 'ephemeral-storage': 100 * GI, 'hugepages-2Mi': 0,
+      ...(shape < 0.06 ? {} : { pods: 110 }), ...(pool.gpus ? { 'nvidia.com/gpu': pool.gpus } : {}),
+    };
+    nodes.push({
+      name,
+      labels: {
+        'kubernetes.io/hostname': name, 'kubernetes.io/os': random() < 0.02 ? 'windows' : 'linux', 'kubernetes.io/arch': 'amd64',
+        'topology.kubernetes.io/zone': zone, 'topology.kubernetes.io/region': 'r1', 'node.kubernetes.io/instance-type': big ? 'n2-standard-32' : 'n2-standard-16',
+        pool: pool.name, 'cloud.google.com/gke-nodepool': pool.name, cores: String(big ? 32 : 16), ...pool.labels,
+      },
+      taints,
+      unschedulable: cordoned,
+      allocatable,
+      requested: {
+        cpu: Math.floor(random() * (big ? 32000 : 16000)), memory: Math.floor(random() * 64) * GI, pods: Math.floor(random() * 112),
+        ...(random() < 0.3 ? { 'ephemeral-storage': Math.floor(random() * 100) * GI } : {}),
+        ...(pool.gpus ? { 'nvidia.com/gpu': Math.floor(random() * 9) } : {}),
+      },
+    });
+  }
+  return nodes;
+}
+
+const DEFAULT_TOLERATIONS: Toleration[] = [
+  { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+  { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+];
+
+function benchLikePods(nodes: SchedulingNode[]): Array<{ name: string; pod: PodToPlace }> {
+  const someNode = nodes[Math.floor(nodes.length / 3)].name;
+  return [
+    { name: 'web: os selector, anti-spot required, preferred zone', pod: { spec: { tolerations: DEFAULT_TOLERATIONS, nodeSelector: { 'kubernetes.io/os': 'linux' }, affinity: { nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'cloud.google.com/gke-spot', operator: 'DoesNotExist' }] }] },
+      preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 50, preference: { matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['b'] }] } }],
+    } } }, requests: { cpu: 250, memory: GI / 4 } } },
+    { name: 'GPU trainer: toleration, selector, extended resource', pod: { spec: {
+      tolerations: [...DEFAULT_TOLERATIONS, { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+      nodeSelector: { 'cloud.google.com/gke-accelerator': 'nvidia-tesla-a100' },
+    }, requests: { cpu: 8000, memory: 32 * GI, 'nvidia.com/gpu': 2 } } },
+    { name: 'DaemonSet: tolerates all NoSchedule, matchFields metadata.name', pod: { spec: {
+      tolerations: [{ operator: 'Exists', effect: 'NoSchedule' }, { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' }],
+      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [someNode] }] }] } } },
+    }, requests: { cpu: 50, memory: 64 * 2 ** 20 } } },
+    { name: 'name and labels mixed: NotIn metadata.name AND zone, or Gt cores; preferred hostnames', pod: { spec: { tolerations: [{ operator: 'Exists' }], affinity: { nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [
+        { matchFields: [{ key: 'metadata.name', operator: 'NotIn', values: [someNode] }], matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'NotIn', values: ['c'] }] },
+        { matchExpressions: [{ key: 'cores', operator: 'Gt', values: ['20'] }] },
+      ] },
+      preferredDuringSchedulingIgnoredDuringExecution: [
+        { weight: 30, preference: { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: nodes.slice(0, 400).map((n) => n.name) }] } },
+        { weight: 70, preference: { matchExpressions: [{ key: 'pool', operator: 'In', values: ['spot', 'batch'] }] } },
+      ],
+    } } }, requests: { cpu: 100 } } },
+    { name: 'spot-friendly batch: PreferNoSchedule toleration, hugepages and ephemeral-storage', pod: { spec: {
+      tolerations: [{ key: 'cloud.google.com/gke-spot', operator: 'Equal', value: 'true', effect: 'PreferNoSchedule' }, { key: 'dedicated', operator: 'Equal', value: 'batch' }],
+      affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, preference: { matchExpressions: [{ key: 'cloud.google.com/gke-spot', operator: 'In', values: ['true'] }] } }] } },
+    }, requests: { cpu: 1000, memory: GI, 'ephemeral-storage': 20 * GI, 'hugepages-2Mi': 2 ** 21 } } },
+    { name: 'bare pod, ignored resources', pod: { spec: { tolerations: [] }, requests: { cpu: 100, 'example.com/ignored': 5, pods: 3 } } },
+    { name: 'large pod with a zone selector', pod: { spec: { tolerations: DEFAULT_TOLERATIONS, nodeSelector: { 'topology.kubernetes.io/zone': 'a', pool: 'general' } }, requests: { cpu: 12000, memory: 48 * GI } } },
+    { name: 'unparsable and empty terms never match', pod: { spec: { tolerations: [], affinity: { nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'cores', operator: 'Gt', values: ['x'] }] }, {}, { matchExpressions: [{ key: 'pool', operator: 'In', values: ['general'] }] }] },
+    } } } } },
+  ];
+}
+
+/** The whole answer, plugin by plugin and node by node, from the plugins' own functions. */
+function naiveDecision(p: PodToPlace, nodes: SchedulingNode[], redact = false): FeasibleNodesDecision {
+  const tolerations = p.spec.tolerations;
+  const options = { comparisonOperators: true };
+  const tolerated = (taint: Taint, subset: Toleration[]) => subset.some((t) => toleratesTaint(t, taint, options));
+  const required = compileRequiredNodeAffinity(p.spec);
+  const preferred = compilePreferredNodeAffinity(p.spec);
+  const requests = compileRequests(p.requests ?? {});
+  const preferTolerations = tolerations.filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
+  const sorted = [...nodes].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const feasible: Array<{ name: string; tt: number; na: number }> = [];
+  const infeasible: Array<{ name: string; feasible: false; reasons: Array<Record<string, unknown>> }> = [];
+  const counts = new Map<string, number>();
+  for (const n of sorted) {
+    const failures: Array<Array<Record<string, unknown>>> = [];
+    if (n.unschedulable && !tolerated(UNSCHEDULABLE_TAINT, tolerations)) failures.push([{ plugin: 'NodeUnschedulable', message: 'node(s) were unschedulable' }]);
+    const untolerated = n.taints.find((t) => t.effect !== 'PreferNoSchedule' && !tolerated(t, tolerations));
+    if (untolerated) {
+      failures.push([redact
+        ? { plugin: 'TaintToleration', message: 'node(s) had untolerated taint(s)' }
+        : { plugin: 'TaintToleration', message: `node(s) had untolerated taint {${untolerated.key}: ${untolerated.value ?? ''}}`, taint: untolerated }]);
+    }
+    if (required && !required(n)) failures.push([{ plugin: 'NodeAffinity', message: "node(s) didn't match Pod's node affinity/selector" }]);
+    const short = insufficientResources(requests, n);
+    if (short.length) failures.push(short.map((r) => ({ plugin: 'NodeResourcesFit', message: r === 'pods' ? 'Too many pods' : `Insufficient ${r}`, resource: r })));
+    if (failures.length === 0) {
+      feasible.push({ name: n.name, tt: n.taints.filter((t) => t.effect === 'PreferNoSchedule' && !tolerated(t, preferTolerations)).length, na: preferredAffinityWeight(preferred, n) });
+      continue;
+    }
+    for (const reason of failures[0]) counts.set(reason.message as string, (counts.get(reason.message as string) ?? 0) + 1);
+    infeasible.push({ name: n.name, feasible: false, reasons: failures.flat() });
+  }
+  const tt = defaultNormalizeScore(feasible.map((f) => f.tt), true);
+  const na = defaultNormalizeScore(feasible.map((f) => f.na), false);
+  const ranked = feasible
+    .map((f, i) => ({ name: f.name, feasible: true as const, score: totalScore(tt[i], na[i], preferred.length > 0), scores: { TaintToleration: tt[i], NodeAffinity: na[i] } }))
+    .sort((x, y) => y.score - x.score || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  const histogram = [...counts].map(([reason, n]) => `${n} ${reason}`).sort();
+  const head = `${feasible.length}/${nodes.length} nodes are available`;
+  return {
+    totalNodes: nodes.length, feasibleCount: feasible.length,
+    message: histogram.length ? `${head}: ${histogram.join(', ')}.` : `${head}.`,
+    nodes: [...ranked, ...infeasible] as FeasibleNodesDecision['nodes'],
+  };
+}
+
+describe('decideFeasibleNodes over a bench-like inventory (5,000 nodes)', () => {
+  const nodes = benchLikeNodes(5000, 7);
+  const pods = benchLikePods(nodes);
+
+  it('has the shape it claims: unique hostnames, pools, cordoned nodes, odd allocatables', () => {
+    expect(new Set(nodes.map((n) => n.labels['kubernetes.io/hostname'])).size).toBe(5000);
+    expect(nodes.filter((n) => n.unschedulable).length).toBeGreaterThan(50);
+    expect(nodes.filter((n) => n.allocatable === null).length).toBeGreaterThan(50);
+    expect(nodes.filter((n) => n.allocatable && n.allocatable.pods === undefined).length).toBeGreaterThan(50);
+  });
+
+  it.each(pods)('$name: the whole answer agrees with the plugin-by-plugin reference', ({ pod: p }) => {
+    const expected = naiveDecision(p, nodes);
+    expect(expected.feasibleCount).toBeGreaterThan(0);
+    expect(expected.feasibleCount).toBeLessThan(5000);
+    expect(decideFeasibleNodes(p, nodes)).toEqual(expected);
+    expect(decideFeasibleNodes(p, nodes, { limit: 37 })).toEqual({ ...expected, nodes: expected.nodes.slice(0, 37) });
+    expect(decideFeasibleNodes(p, nodes, { redactTaints: true })).toEqual(naiveDecision(p, nodes, true));
+  });
+
+  it('shuffled input gives the same answer', () => {
+    const shuffled = [...nodes].sort((a, b) => (a.labels.cores + a.name.slice(-3) < b.labels.cores + b.name.slice(-3) ? -1 : 1));
+    for (const { pod: p } of pods.slice(0, 3)) expect(decideFeasibleNodes(p, shuffled)).toEqual(decideFeasibleNodes(p, nodes));
+  });
+});

@@ -4,7 +4,8 @@ import { compilePod, type CompiledPod, type PodToPlace } from './compile-pod';
 import type { FilterReason } from './filter-reason';
 import { fitErrorMessage } from './fit-error-message';
 import { NODE_AFFINITY_MESSAGE, NODE_AFFINITY_REASON, preferredAffinityWeight } from './node-affinity';
-import { fitsResources, insufficientResourceReason, insufficientResources } from './node-resources-fit';
+import { insufficientResourceReason } from './node-resources-fit';
+import { isNodeTable, nodeTableOf, projectLabels, resourceFree, type NodeTable } from './node-table';
 import { UNSCHEDULABLE_MESSAGE, UNSCHEDULABLE_REASON } from './node-unschedulable';
 import { MAX_NODE_SCORE, normalizeScore, totalScore } from './normalize-score';
 import { countIntolerablePreferNoSchedule, firstUntoleratedFilterTaint, untoleratedTaintReason } from './taint-toleration';
@@ -43,16 +44,19 @@ export interface FeasibleNodesOptions {
   redactTaints?: boolean;
   /** Caps `nodes` only, never the counts or the message. Default: no cap. */
   limit?: number;
+  /**
+   * With a {@link NodeTable}: the candidate nodes, as increasing row indexes of the table (so in name
+   * order). Default: every node of the table.
+   */
+  candidates?: Int32Array;
 }
 
-/** What a node's taint list means for this pod; identical lists share one verdict per call. */
+/** What a node's taint list means for this pod; computed once per taint class per call. */
 interface TaintVerdict {
   untolerated: Taint | undefined;
   /** The TaintToleration reason, when `untolerated` is set. */
   reason: FilterReason | undefined;
   preferCount: number;
-  /** Nodes with this taint list whose first failure is TaintToleration (for the message). */
-  firstFailures: number;
 }
 
 // One bit per filter plugin, lowest bit = earliest plugin (B.4.3 order).
@@ -61,101 +65,134 @@ const TAINT = 2;
 const AFFINITY = 4;
 const RESOURCES = 8;
 
+// Per-group NodeAffinity state within one call.
+const UNKNOWN = 0;
+const MATCHES = 1;
+const DOES_NOT_MATCH = 2;
+
 /**
  * Runs the filter plugins (NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit, in
  * upstream order, B.4.3) and, over the feasible nodes only, the TaintToleration and NodeAffinity score
  * plugins, for one pod against candidate nodes. Pure: the answer depends on the arguments only.
  *
- * Built for thousands of nodes per request: the pod is compiled once (pass a {@link CompiledPod} to
- * reuse it); the taint verdict is computed once per distinct taint ARRAY (the snapshot interns
- * identical taint lists, so a `Map` keyed by the array object collapses 5,000 nodes to a handful of
- * verdicts; un-interned arrays are still correct, only slower); the per-node loop writes into reused
- * typed arrays and allocates nothing; the message is counted with integers; nodes are ordered by a
- * counting sort on the integer score (0..100) that keeps input order within a score, the input being
- * sorted by name (checked on the way; if it is not, indexes are sorted by name once); answer objects
- * are built only for the nodes `limit` keeps.
+ * Built for thousands of nodes per request, over a {@link NodeTable} (pass one, or a node array: the
+ * table the snapshot attached to it is used, else one is built): the pod is compiled once (pass a
+ * {@link CompiledPod} to reuse it); the taint verdict is computed once per taint class; the required
+ * affinity and the preferred-affinity weight once per group of nodes agreeing on the label keys the
+ * pod reads (`projectLabels`); the per-node loop reads typed arrays only and allocates nothing; the
+ * message is counted with integers; nodes are ordered by a counting sort on the integer score (0..100)
+ * that keeps name order within a score; answer objects are built only for the nodes `limit` keeps.
  * @example decideFeasibleNodes({ spec: { tolerations: [] } }, nodes, { limit: 100 }).message
  *   // '3/5 nodes are available: 2 node(s) had untolerated taint {dedicated: gpu}.'
  */
 export function decideFeasibleNodes(
   pod: CompiledPod | PodToPlace,
-  nodes: readonly SchedulingNode[],
+  nodes: readonly SchedulingNode[] | NodeTable,
   options: FeasibleNodesOptions = {},
 ): FeasibleNodesDecision {
   const compiled = isCompiled(pod) ? pod : compilePod(pod, options.matchOptions ?? DEFAULT_MATCH_OPTIONS);
+  const table = isNodeTable(nodes) ? nodes : nodeTableOf(nodes);
   const redact = options.redactTaints ?? false;
   const { filterTolerations, preferTolerations, matchOptions, requiredAffinity, preferredAffinity, requests } = compiled;
   const scoresAffinity = preferredAffinity.length > 0;
+  const candidates = options.candidates;
+  const count = candidates === undefined ? table.count : candidates.length;
 
-  const noTaints: TaintVerdict = { untolerated: undefined, reason: undefined, preferCount: 0, firstFailures: 0 };
-  const verdicts = new Map<readonly Taint[], TaintVerdict>();
-  const verdictOf = (taints: readonly Taint[]): TaintVerdict => {
-    if (taints.length === 0) return noTaints;
-    let verdict = verdicts.get(taints);
-    if (verdict === undefined) {
-      const untolerated = firstUntoleratedFilterTaint(taints, filterTolerations, matchOptions);
-      verdict = {
-        untolerated,
-        reason: untolerated ? untoleratedTaintReason(untolerated, redact) : undefined,
-        preferCount: countIntolerablePreferNoSchedule(taints, preferTolerations, matchOptions),
-        firstFailures: 0,
-      };
-      verdicts.set(taints, verdict);
-    }
-    return verdict;
+  const { tooManyPods, unschedulable, taintClassOf } = table;
+
+  // TaintToleration, once per taint class in use (class 0: no taints).
+  const taintClassCount = table.taintClasses.length;
+  const verdicts: Array<TaintVerdict | undefined> = new Array(taintClassCount);
+  const taintFails = new Uint8Array(taintClassCount);
+  const taintPrefer = new Int32Array(taintClassCount);
+  const judgeTaints = (taintClass: number) => {
+    const taints = table.taintClasses[taintClass];
+    const untolerated = firstUntoleratedFilterTaint(taints, filterTolerations, matchOptions);
+    const verdict: TaintVerdict = {
+      untolerated,
+      reason: untolerated ? untoleratedTaintReason(untolerated, redact) : undefined,
+      preferCount: countIntolerablePreferNoSchedule(taints, preferTolerations, matchOptions),
+    };
+    verdicts[taintClass] = verdict;
+    taintFails[taintClass] = untolerated === undefined ? 0 : 1;
+    taintPrefer[taintClass] = verdict.preferCount;
   };
+  if (candidates === undefined) for (let c = 0; c < taintClassCount; c++) judgeTaints(c);
+  else for (let p = 0; p < count; p++) if (verdicts[taintClassOf[candidates[p]]] === undefined) judgeTaints(taintClassOf[candidates[p]]);
+  const taintFirst = new Int32Array(taintClassCount);
 
-  const count = nodes.length;
-  const { failures, taintRaw, affinityRaw, scores, ranked } = scratchFor(count);
+  // NodeAffinity, once per group (in use) of nodes that look the same to the pod's matchers.
+  const usesLabels = requiredAffinity !== undefined || scoresAffinity;
+  const projection = usesLabels ? projectLabels(table, compiled.affinityKeys) : undefined;
+  const labelClassOf = projection?.classOf;
+  const { affinityState, affinityWeight } = classScratchFor(projection?.classCount ?? 0);
+  if (projection !== undefined) {
+    const judgeLabels = (labelClass: number) => {
+      const representative = projection.representatives[labelClass];
+      affinityWeight[labelClass] = scoresAffinity ? preferredAffinityWeight(preferredAffinity, representative) : 0;
+      affinityState[labelClass] = requiredAffinity === undefined || requiredAffinity(representative) ? MATCHES : DOES_NOT_MATCH;
+    };
+    const classOf = projection.classOf;
+    if (candidates === undefined) for (let c = 0; c < projection.classCount; c++) judgeLabels(c);
+    else for (let p = 0; p < count; p++) if (affinityState[classOf[candidates[p]]] === UNKNOWN) judgeLabels(classOf[candidates[p]]);
+  }
+
+  // NodeResourcesFit: one free-amount column per requested resource, in check order.
+  const resourceCount = requests.names.length;
+  const amounts = Float64Array.from(requests.amounts);
+  const freeColumns = requests.names.map((resource) => resourceFree(table, resource));
+  // The first three checks unrolled for the loop; an absent one compares -Infinity (never more).
+  const amount0 = resourceCount > 0 ? amounts[0] : -Infinity;
+  const amount1 = resourceCount > 1 ? amounts[1] : -Infinity;
+  const amount2 = resourceCount > 2 ? amounts[2] : -Infinity;
+  const free0 = resourceCount > 0 ? freeColumns[0] : table.cpuFree;
+  const free1 = resourceCount > 1 ? freeColumns[1] : table.cpuFree;
+  const free2 = resourceCount > 2 ? freeColumns[2] : table.cpuFree;
+
+  const { failures, feasible, scores, ranked } = scratchFor(count);
   const checkUnschedulable = !compiled.toleratesUnschedulable;
   // First-failure counters for the message, kept as integers in the loop and named at the end.
   let unschedulableFirst = 0;
   let affinityFirst = 0;
   let tooManyPodsFirst = 0;
-  const insufficientFirst = new Int32Array(requests.names.length);
+  const insufficientFirst = new Int32Array(resourceCount);
   let feasibleCount = 0;
   let maxTaintRaw = 0;
   let maxAffinityRaw = 0;
-  let sortedByName = true;
-  let previousName = '';
 
-  for (let i = 0; i < count; i++) {
-    const node = nodes[i];
-    if (node.name < previousName) sortedByName = false;
-    previousName = node.name;
-
+  for (let p = 0; p < count; p++) {
+    const i = candidates === undefined ? p : candidates[p];
     let failed = 0;
-    if (checkUnschedulable && node.unschedulable) failed |= UNSCHEDULABLE;
-    const verdict = verdictOf(node.taints);
-    if (verdict.untolerated !== undefined) failed |= TAINT;
-    if (requiredAffinity !== undefined && !requiredAffinity(node)) failed |= AFFINITY;
-    if (!fitsResources(requests, node)) failed |= RESOURCES;
+    if (checkUnschedulable && unschedulable[i] === 1) failed |= UNSCHEDULABLE;
+    const taintClass = taintClassOf[i];
+    if (taintFails[taintClass] === 1) failed |= TAINT;
+    const labelClass = labelClassOf === undefined ? 0 : labelClassOf[i];
+    if (labelClassOf !== undefined && affinityState[labelClass] !== MATCHES) failed |= AFFINITY;
+    if (tooManyPods[i] === 1 || amount0 > free0[i] || amount1 > free1[i] || amount2 > free2[i]) failed |= RESOURCES;
+    else {
+      for (let r = 3; r < resourceCount; r++) {
+        if (amounts[r] > freeColumns[r][i]) {
+          failed |= RESOURCES;
+          break;
+        }
+      }
+    }
 
-    failures[i] = failed;
+    failures[p] = failed;
     if (failed === 0) {
-      feasibleCount++;
-      const taintScore = verdict.preferCount;
-      taintRaw[i] = taintScore;
+      feasible[feasibleCount++] = p;
+      const taintScore = taintPrefer[taintClass];
       if (taintScore > maxTaintRaw) maxTaintRaw = taintScore;
-      const weight = scoresAffinity ? preferredAffinityWeight(preferredAffinity, node) : 0;
-      affinityRaw[i] = weight;
-      if (weight > maxAffinityRaw) maxAffinityRaw = weight;
+      if (scoresAffinity && affinityWeight[labelClass] > maxAffinityRaw) maxAffinityRaw = affinityWeight[labelClass];
       continue;
     }
     // The aggregate message counts each node once, by its first failing plugin (A.2, B.4.3).
     if (failed & UNSCHEDULABLE) unschedulableFirst++;
-    else if (failed & TAINT) verdict.firstFailures++;
+    else if (failed & TAINT) taintFirst[taintClass]++;
     else if (failed & AFFINITY) affinityFirst++;
-    else countInsufficient(node);
-  }
-
-  function countInsufficient(node: SchedulingNode): void {
-    const allocatable = node.allocatable!; // RESOURCES only fails with an allocatable
-    const requested = node.requested;
-    if (allocatable.pods !== undefined && (requested.pods ?? 0) + 1 > allocatable.pods) tooManyPodsFirst++;
-    for (let r = 0; r < requests.names.length; r++) {
-      const name = requests.names[r];
-      if (requests.amounts[r] > (allocatable[name] ?? 0) - (requested[name] ?? 0)) insufficientFirst[r]++;
+    else {
+      if (tooManyPods[i] === 1) tooManyPodsFirst++;
+      for (let r = 0; r < resourceCount; r++) if (amounts[r] > freeColumns[r][i]) insufficientFirst[r]++;
     }
   }
 
@@ -164,44 +201,62 @@ export function decideFeasibleNodes(
     if (times > 0) reasonCounts.set(message, (reasonCounts.get(message) ?? 0) + times);
   };
   countReason(UNSCHEDULABLE_MESSAGE, unschedulableFirst);
-  for (const verdict of verdicts.values()) if (verdict.reason) countReason(verdict.reason.message, verdict.firstFailures);
+  for (let c = 0; c < taintClassCount; c++) if (verdicts[c]?.reason) countReason(verdicts[c]!.reason!.message, taintFirst[c]);
   countReason(NODE_AFFINITY_MESSAGE, affinityFirst);
   countReason(insufficientResourceReason('pods').message, tooManyPodsFirst);
   requests.names.forEach((name, r) => countReason(insufficientResourceReason(name).message, insufficientFirst[r]));
 
-  // Scores of feasible nodes, and a counting sort by score (descending), stable in name order.
-  const order = sortedByName ? undefined : nameOrder(nodes);
-  const at = (position: number) => (order === undefined ? position : order[position]);
-  const bucketStart = new Int32Array(MAX_NODE_SCORE + 2);
-  for (let i = 0; i < count; i++) {
-    if (failures[i] !== 0) continue;
-    const score = totalScore(
-      normalizeScore(taintRaw[i], maxTaintRaw, true),
-      normalizeScore(affinityRaw[i], maxAffinityRaw, false),
-      scoresAffinity,
-    );
-    scores[i] = score;
-    bucketStart[MAX_NODE_SCORE - score + 1]++;
-  }
-  for (let b = 1; b < bucketStart.length; b++) bucketStart[b] += bucketStart[b - 1];
+  // Normalised scores (DefaultNormalizeScore over the feasible nodes) depend on the classes only.
+  const taintScoreOf = new Uint8Array(taintClassCount);
+  for (let c = 0; c < taintClassCount; c++) taintScoreOf[c] = normalizeScore(taintPrefer[c], maxTaintRaw, true);
+  const affinityScoreOf = scoresAffinity ? classScores(affinityWeight, projection!.classCount, maxAffinityRaw) : undefined;
+  const scoreAt = (p: number): number => {
+    const i = candidates === undefined ? p : candidates[p];
+    if (affinityScoreOf === undefined) return taintScoreOf[taintClassOf[i]];
+    return TOTAL_SCORE[taintScoreOf[taintClassOf[i]] * (MAX_NODE_SCORE + 1) + affinityScoreOf[labelClassOf![i]]];
+  };
 
+  // The best `limit` feasible nodes by score (descending), in name order within a score: count the
+  // scores, find the lowest score that makes it into the answer, then place nodes in name order,
+  // stopping once every place is taken (a counting sort that skips what the answer does not show).
   const limit = Number.isNaN(options.limit) ? count : Math.max(0, Math.min(options.limit ?? count, count));
+  const names = table.names;
   const answer: Array<FeasibleNode | InfeasibleNode> = [];
-  if (limit > 0 && feasibleCount > 0) {
-    for (let p = 0; p < count; p++) {
-      const i = at(p);
-      if (failures[i] === 0) ranked[bucketStart[MAX_NODE_SCORE - scores[i]]++] = i;
+  const shown = Math.min(limit, feasibleCount);
+  if (shown > 0) {
+    const perScore = new Int32Array(MAX_NODE_SCORE + 1);
+    for (let k = 0; k < feasibleCount; k++) {
+      const score = scoreAt(feasible[k]);
+      scores[k] = score;
+      perScore[score]++;
     }
-    for (let r = 0; r < feasibleCount && answer.length < limit; r++) {
-      const i = ranked[r];
+    // Places: scores above `lowest` all get theirs; `lowest` gets what is left, first names first.
+    const start = new Int32Array(MAX_NODE_SCORE + 1);
+    let lowest = MAX_NODE_SCORE;
+    let taken = 0;
+    for (let score = MAX_NODE_SCORE; score >= 0; score--) {
+      start[score] = taken;
+      taken += perScore[score];
+      lowest = score;
+      if (taken >= shown) break;
+    }
+    const end = start[lowest] + Math.min(perScore[lowest], shown - start[lowest]);
+    let placed = 0;
+    for (let k = 0; k < feasibleCount && placed < shown; k++) {
+      const score = scores[k];
+      if (score < lowest || (score === lowest && start[lowest] === end)) continue;
+      ranked[start[score]++] = feasible[k];
+      placed++;
+    }
+    for (let r = 0; r < shown; r++) {
+      const i = candidates === undefined ? ranked[r] : candidates[ranked[r]];
+      const taintScore = taintScoreOf[taintClassOf[i]];
+      const affinityScore = affinityScoreOf === undefined ? 0 : affinityScoreOf[labelClassOf![i]];
       answer.push({
-        name: nodes[i].name,
+        name: names[i],
         feasible: true,
-        score: scores[i],
-        scores: {
-          TaintToleration: normalizeScore(taintRaw[i], maxTaintRaw, true),
-          NodeAffinity: normalizeScore(affinityRaw[i], maxAffinityRaw, false),
-        },
+        score: affinityScoreOf === undefined ? taintScore : TOTAL_SCORE[taintScore * (MAX_NODE_SCORE + 1) + affinityScore],
+        scores: { TaintToleration: taintScore, NodeAffinity: affinityScore },
       });
     }
   }
@@ -215,16 +270,19 @@ export function decideFeasibleNodes(
     return reason;
   };
   for (let p = 0; p < count && answer.length < limit; p++) {
-    const i = at(p);
-    const failed = failures[i];
+    const failed = failures[p];
     if (failed === 0) continue;
-    const node = nodes[i];
+    const i = candidates === undefined ? p : candidates[p];
     const reasons: FilterReason[] = [];
     if (failed & UNSCHEDULABLE) reasons.push(unschedulableReason);
-    if (failed & TAINT) reasons.push(verdictOf(node.taints).reason!);
+    if (failed & TAINT) reasons.push(verdicts[taintClassOf[i]]!.reason!);
     if (failed & AFFINITY) reasons.push(affinityReason);
-    if (failed & RESOURCES) for (const resource of insufficientResources(requests, node)) reasons.push(resourceReason(resource));
-    answer.push({ name: node.name, feasible: false, reasons });
+    if (failed & RESOURCES) {
+      // insufficientResources' order: the pod count first, then the requests in check order.
+      if (tooManyPods[i] === 1) reasons.push(resourceReason('pods'));
+      for (let r = 0; r < resourceCount; r++) if (amounts[r] > freeColumns[r][i]) reasons.push(resourceReason(requests.names[r]));
+    }
+    answer.push({ name: names[i], feasible: false, reasons });
   }
 
   return { totalNodes: count, feasibleCount, message: fitErrorMessage(feasibleCount, count, reasonCounts), nodes: answer };
@@ -241,8 +299,9 @@ function allocateScratch(capacity: number) {
   return {
     capacity,
     failures: new Uint8Array(capacity),
-    taintRaw: new Int32Array(capacity),
-    affinityRaw: new Float64Array(capacity),
+    /** Positions of the feasible nodes, in name order. */
+    feasible: new Int32Array(capacity),
+    /** Score of `feasible[k]`. */
     scores: new Uint8Array(capacity),
     ranked: new Int32Array(capacity),
   };
@@ -253,16 +312,35 @@ function scratchFor(count: number) {
   return scratch;
 }
 
-function isCompiled(pod: CompiledPod | PodToPlace): pod is CompiledPod {
-  return (pod as CompiledPod).kind === 'CompiledPod';
+/** `totalScore(t, a, true)` for every pair of normalised scores, t·101 + a. */
+const TOTAL_SCORE = (() => {
+  const table = new Uint8Array((MAX_NODE_SCORE + 1) * (MAX_NODE_SCORE + 1));
+  for (let t = 0; t <= MAX_NODE_SCORE; t++) {
+    for (let a = 0; a <= MAX_NODE_SCORE; a++) table[t * (MAX_NODE_SCORE + 1) + a] = totalScore(t, a, true);
+  }
+  return table;
+})();
+
+/** The NodeAffinity score of each group: DefaultNormalizeScore of its raw weight. */
+function classScores(weights: Float64Array, classCount: number, maxRaw: number): Uint8Array {
+  const normalised = new Uint8Array(classCount);
+  for (let c = 0; c < classCount; c++) normalised[c] = normalizeScore(weights[c], maxRaw, false);
+  return normalised;
 }
 
-/** Node indexes in name order (code-unit order, as Go compares the ASCII names). */
-function nameOrder(nodes: readonly SchedulingNode[]): Int32Array {
-  const order = Int32Array.from(nodes.keys());
-  return order.sort((a, b) => {
-    const x = nodes[a].name;
-    const y = nodes[b].name;
-    return x < y ? -1 : x > y ? 1 : a - b;
-  });
+/** Per-group NodeAffinity state, reused likewise; the states of the groups in use are reset per call. */
+let classScratch = allocateClassScratch(256);
+
+function allocateClassScratch(capacity: number) {
+  return { capacity, affinityState: new Uint8Array(capacity), affinityWeight: new Float64Array(capacity) };
+}
+
+function classScratchFor(count: number) {
+  if (classScratch.capacity < count) classScratch = allocateClassScratch(Math.max(count, classScratch.capacity * 2));
+  classScratch.affinityState.fill(UNKNOWN, 0, count);
+  return classScratch;
+}
+
+function isCompiled(pod: CompiledPod | PodToPlace): pod is CompiledPod {
+  return (pod as CompiledPod).kind === 'CompiledPod';
 }

@@ -1,4 +1,5 @@
 import {
+  nodeAffinityKeys,
   compileNodeSelectorTerm,
   compilePreferredNodeAffinity,
   compileRequiredNodeAffinity,
@@ -144,5 +145,21 @@ describe('parseGoInt64 (strconv.ParseInt base 10)', () => {
     { description: 'NodeAffinity: underscores are not allowed in base 10', text: '1_000', expected: undefined },
   ])('$description', ({ text, expected }) => {
     expect(parseGoInt64(text)).toBe(expected);
+  });
+});
+
+describe('nodeAffinityKeys', () => {
+  it('NodeAffinity: every key the matchers read, sorted once, and the name for metadata.name fields', () => {
+    expect(nodeAffinityKeys({ nodeSelector: { zone: 'a', os: 'linux' }, affinity: { nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [
+        { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }, { key: 'cores', operator: 'Gt', values: ['x'] }] },
+        { matchFields: [{ key: 'metadata.name', operator: 'In', values: ['n1'] }, { key: 'spec.other', operator: 'In', values: [''] }] },
+      ] },
+      preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, preference: { matchExpressions: [{ key: 'gpu', operator: 'Exists' }] } }],
+    } } })).toEqual({ labels: ['cores', 'gpu', 'os', 'zone'], name: true });
+  });
+
+  it('NodeAffinity: nothing for a pod without constraints', () => {
+    expect(nodeAffinityKeys({ nodeSelector: undefined, affinity: null })).toEqual({ labels: [], name: false });
   });
 });

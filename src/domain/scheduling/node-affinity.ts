@@ -46,6 +46,36 @@ export function compileRequiredNodeAffinity(pod: Pick<PodSpec, 'nodeSelector' | 
   };
 }
 
+/**
+ * What the compiled NodeAffinity matchers of a pod read from a node: these label keys (sorted, unique)
+ * and, when `name` is set, the node name (`matchFields` on `metadata.name`). Two nodes that agree on
+ * them get the same answer from every matcher of the pod, so the matchers can run once per group of
+ * such nodes (node-table.ts `projectLabels`) instead of once per node.
+ */
+export interface AffinityKeys {
+  readonly labels: readonly string[];
+  readonly name: boolean;
+}
+
+/**
+ * The keys {@link compileRequiredNodeAffinity} and {@link compilePreferredNodeAffinity} read: the
+ * nodeSelector keys and the keys of every term's expressions (parsable or not, weight or not: a key
+ * too many only makes the groups finer), and the name when a term has a `metadata.name` field.
+ * @example nodeAffinityKeys({ nodeSelector: { zone: 'a' }, affinity: null }) // { labels: ['zone'], name: false }
+ */
+export function nodeAffinityKeys(pod: Pick<PodSpec, 'nodeSelector' | 'affinity'>): AffinityKeys {
+  const labels = new Set(Object.keys(pod.nodeSelector ?? {}));
+  let name = false;
+  const visit = (term: NodeSelectorTerm | undefined) => {
+    for (const requirement of term?.matchExpressions ?? []) labels.add(requirement.key);
+    for (const requirement of term?.matchFields ?? []) if (requirement.key === NODE_NAME_FIELD) name = true;
+  };
+  const nodeAffinity = pod.affinity?.nodeAffinity;
+  for (const term of nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []) visit(term);
+  for (const term of nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []) visit(term.preference);
+  return { labels: [...labels].sort(), name };
+}
+
 /** A preferred term, compiled: its weight counts when it matches. */
 export interface CompiledPreference {
   weight: number;
