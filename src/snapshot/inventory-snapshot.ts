@@ -1,12 +1,15 @@
 import { toResourceVector } from '../domain/resources/quantity';
+import { attachNodeTable, type NodeTable } from '../domain/scheduling/node-table';
 import type { ResourceVector, SchedulingNode, Taint } from '../domain/types';
 import { isActivePhase, podKey, type StoredNode, type StoredPod } from '../inventory/model';
+import { SchedulingView } from './scheduling-view';
 
 /**
  * The in-memory, indexed copy of the inventory that decisions read (DESIGN.md point 4, like
  * kube-scheduler's cache): nodes sorted by name, their scheduling view with interned taint lists
  * (identical taint sets share one array, so the filter evaluates each distinct set once per
- * request), bound pods per node with the resources they request, and pending pods.
+ * request), bound pods per node with the resources they request, and pending pods; and the same
+ * nodes as a scheduling table (`schedulingTable()`, scheduling-view.ts) for feasible-nodes.
  * Updated after this replica's commits and from other replicas' change notifications.
  */
 export class InventorySnapshot {
@@ -17,6 +20,11 @@ export class InventorySnapshot {
   private readonly internedTaints = new Map<string, readonly Taint[]>();
   private sorted: SchedulingNode[] | undefined;
   private version = 0;
+  /** Bumped when nodes themselves change (not when only bound pods' requests do). */
+  private nodeVersion = 0;
+  /** Nodes whose `requested` changed since the scheduling view last looked. */
+  private readonly resourceChanges = new Set<string>();
+  private readonly view = new SchedulingView();
 
   /** Replace everything (start-up, or a bulk change such as an import on another replica). */
   load(nodes: Iterable<StoredNode>, pods: Iterable<StoredPod>): void {
@@ -27,7 +35,7 @@ export class InventorySnapshot {
     this.internedTaints.clear();
     for (const n of nodes) this.nodes.set(n.name, this.toSnapshotNode(n, emptyRequested()));
     for (const p of pods) this.insertPod(p);
-    this.touch();
+    this.touch(true);
   }
 
   /** Monotonic counter bumped on every change; lets callers cache derived answers. */
@@ -47,21 +55,21 @@ export class InventorySnapshot {
     const previous = this.nodes.get(node.name);
     const requested = previous?.scheduling.requested ?? this.requestedOn(node.name);
     this.nodes.set(node.name, this.toSnapshotNode(node, requested));
-    this.touch();
+    this.touch(true);
   }
 
   removeNode(name: string): void {
-    if (this.nodes.delete(name)) this.touch();
+    if (this.nodes.delete(name)) this.touch(true);
   }
 
   upsertPod(pod: StoredPod): void {
     this.deletePod(podKey(pod.namespace, pod.name));
     this.insertPod(pod);
-    this.touch();
+    this.touch(false);
   }
 
   removePod(namespace: string, name: string): void {
-    if (this.deletePod(podKey(namespace, name))) this.touch();
+    if (this.deletePod(podKey(namespace, name))) this.touch(false);
   }
 
   node(name: string): StoredNode | undefined {
@@ -72,12 +80,24 @@ export class InventorySnapshot {
     return this.pods.get(podKey(namespace, name));
   }
 
-  /** Scheduling views of every node, sorted by name (the order decisions break ties in). */
+  /**
+   * Scheduling views of every node, sorted by name (the order decisions break ties in). The same
+   * array until a node changes (bound pods' requests are updated inside the node views); its
+   * scheduling table is attached to it, so `decideFeasibleNodes(pod, schedulingNodes())` uses the cached table.
+   */
   schedulingNodes(): readonly SchedulingNode[] {
     if (!this.sorted) {
-      this.sorted = [...this.nodes.values()].map((n) => n.scheduling).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const sorted = [...this.nodes.values()].map((n) => n.scheduling).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      this.sorted = sorted;
+      attachNodeTable(sorted, () => this.schedulingTable());
     }
     return this.sorted;
+  }
+
+  /** Every node as a scheduling table (node-table.ts), cached until the snapshot changes. */
+  schedulingTable(): NodeTable {
+    const nodes = this.schedulingNodes();
+    return this.view.current(this.version, this.nodeVersion, nodes, this.resourceChanges);
   }
 
   schedulingNode(name: string): SchedulingNode | undefined {
@@ -137,7 +157,10 @@ export class InventorySnapshot {
     if (!onNode) this.podsByNode.set(pod.nodeName, (onNode = new Map()));
     onNode.set(key, pod);
     const node = this.nodes.get(pod.nodeName);
-    if (node) addInto(node.scheduling.requested, pod.requests, 1);
+    if (node) {
+      addInto(node.scheduling.requested, pod.requests, 1);
+      this.resourceChanges.add(pod.nodeName);
+    }
   }
 
   private deletePod(key: string): boolean {
@@ -150,7 +173,10 @@ export class InventorySnapshot {
       if (onNode?.delete(key)) {
         if (onNode.size === 0) this.podsByNode.delete(pod.nodeName);
         const node = this.nodes.get(pod.nodeName);
-        if (node) addInto(node.scheduling.requested, pod.requests, -1);
+        if (node) {
+          addInto(node.scheduling.requested, pod.requests, -1);
+          this.resourceChanges.add(pod.nodeName);
+        }
       }
     }
     return true;
@@ -163,8 +189,13 @@ export class InventorySnapshot {
     return requested;
   }
 
-  private touch(): void {
-    this.sorted = undefined;
+  /** `nodesChanged`: a node was added, replaced or removed (else only bound pods' requests moved). */
+  private touch(nodesChanged: boolean): void {
+    if (nodesChanged) {
+      this.sorted = undefined;
+      this.nodeVersion++;
+      this.resourceChanges.clear();
+    }
     this.version++;
   }
 }
