@@ -66,14 +66,17 @@ describe.each(testModes())('eviction timers (%s)', (mode) => {
     expect(rows.map((e) => e.status)).toEqual(['Cancelled']);
   });
 
-  it('added, removed and re-added within 100 ms still evicts exactly once, on the new clock (kubernetes#107543)', async () => {
+  // The issue asks for the three changes within 100 ms; three HTTP mutations on a loaded 2-core CI
+  // machine cannot promise that, so the test pins what the bug is about instead: the re-add lands
+  // while the first clock (1 s) is still running, and the pod still goes exactly once, on the new clock.
+  it('added, removed and re-added before the first clock runs out still evicts exactly once, on the new clock (kubernetes#107543)', async () => {
     await putNode(app, 'c1');
     await putPod(app, 'ns-c', 'p', { nodeName: 'c1', tolerations: [noExecute('maint', 1)] });
     const started = Date.now();
     await taint(app, { nodes: ['c1'], taints: ['maint:NoExecute'] });
     await taint(app, { nodes: ['c1'], taints: ['maint-'] });
     const again = await taint(app, { nodes: ['c1'], taints: ['maint:NoExecute'] });
-    expect(Date.now() - started).toBeLessThan(mode === 'embedded' ? 400 : 300);
+    expect(Date.now() - started).toBeLessThan(1000);
     const secondAdded = Date.parse(again.nodes[0].taints[0].timeAdded);
     await eventually(async () => expect((await getPod(app, 'ns-c', 'p')).phase).toBe('Evicted'), 5000, 50);
     await sleep(300);
