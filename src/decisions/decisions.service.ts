@@ -7,8 +7,9 @@ import { partitionTaintImpact, type PodOnTaintedNode } from '../domain/eviction/
 import { applyTaintChanges } from '../domain/kubectl-taint/apply-taint-changes';
 import { KubectlTaintError } from '../domain/kubectl-taint/kubectl-taint-error';
 import { parseTaintSpecs, type TaintChanges, type TaintRemoval } from '../domain/kubectl-taint/parse-taint-specs';
-import { compilePod, type PodToPlace } from '../domain/scheduling/compile-pod';
+import { compilePod, type CompiledPod, type PodToPlace } from '../domain/scheduling/compile-pod';
 import { decideFeasibleNodes, type FeasibleNodesDecision } from '../domain/scheduling/feasible-nodes';
+import { nodeIndex, withNodeResources, type NodeTable } from '../domain/scheduling/node-table';
 import { decideTolerationMatch } from '../domain/scheduling/toleration-match';
 import { taintToString } from '../domain/tolerations/taint-to-string';
 import type { MatchOptions } from '../domain/tolerations/tolerates-taint';
@@ -23,11 +24,13 @@ import { compileLabelSelector } from '../inventory/label-selection';
 import type { StoredPod } from '../inventory/model';
 import { PodService } from '../inventory/pod.service';
 import { requestsVector } from '../inventory/pod-requests-vector';
+import { Metrics } from '../ops/metrics';
 import type { InventorySnapshot } from '../snapshot/inventory-snapshot';
 import { SnapshotService } from '../snapshot/snapshot.service';
 import type { Clock } from '../timers/clock';
 import type { FeasibleNodesAnswer, PodRef, TaintImpactAnswer, TaintView, TolerationMatchAnswer } from './decision-answers';
-import { DEFAULT_FEASIBLE_LIMIT, feasibleNodesBodySchema, taintImpactBodySchema, tolerationMatchBodySchema } from './decision-bodies';
+import { DEFAULT_FEASIBLE_LIMIT, feasibleNodesBodySchema, taintImpactBodySchema, tolerationMatchBodySchema, type FeasibleNodesBody } from './decision-bodies';
+import { canonicalJson, LruCache } from './decision-cache';
 import { groupPendingPods, pendingImpact, type PendingGroup } from './pending-impact';
 
 /**
@@ -35,16 +38,50 @@ import { groupPendingPods, pendingImpact, type PendingGroup } from './pending-im
  * taint change would do, how tolerations meet taints. They read the in-memory snapshot — never the
  * database per node — and write nothing: no rows, no events, no timers.
  */
+/** A feasible-nodes answer as computed, and its JSON text once REST has needed it. */
+interface CachedDecision {
+  answer: FeasibleNodesAnswer;
+  json?: string;
+}
+
+/** A feasible-nodes body, parsed and checked; for an inline pod, also validated, admitted and compiled. */
+interface FeasibleNodesQuestion {
+  input: FeasibleNodesBody;
+  inline?: { compiled: CompiledPod; key: string };
+}
+
+/** Decision-cache sizes: entries, and answer nodes over all entries (~150 bytes each as JSON). */
+const DECISION_CACHE_ENTRIES = 256;
+const DECISION_CACHE_NODES = 200_000;
+/** Bodies longer than this (as canonical JSON) are not remembered. */
+const MAX_REMEMBERED_BODY = 16_384;
+
+/**
+ * The read-only decisions (API.md "Decisions"): where a pod may run and why not elsewhere, what a
+ * taint change would do, how tolerations meet taints. They read the in-memory snapshot — never the
+ * database per node — and write nothing: no rows, no events, no timers.
+ *
+ * feasible-nodes answers are cached: the key is the canonical JSON of everything the answer depends
+ * on (the pod's tolerations, nodeSelector, affinity and requests after admission, the node a stored
+ * pod is bound to, the candidate selection, the limit, redaction) plus the snapshot's `changeCount`,
+ * so any change to the inventory makes every older entry unreachable (they age out of the LRU).
+ * Identical questions between two changes are answered from the cache, REST with the JSON text
+ * serialised once. Valid bodies are remembered too (parsed, validated, admitted, compiled), so a
+ * repeated body skips that work; only successes are remembered: errors are recomputed every time.
+ */
 @Injectable()
 export class DecisionsService {
   /** Pending pods grouped by scheduling spec, valid while the snapshot has not changed. */
   private pendingGroups: { changeCount: number; groups: Array<PendingGroup<StoredPod>> } | undefined;
+  private readonly decisionCache = new LruCache<CachedDecision>(DECISION_CACHE_ENTRIES, DECISION_CACHE_NODES, (d) => d.answer.nodes.length + 1);
+  private readonly questions = new LruCache<FeasibleNodesQuestion>(DECISION_CACHE_ENTRIES);
 
   constructor(
     private readonly snapshots: SnapshotService,
     private readonly pods: PodService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly metrics: Metrics,
   ) {}
 
   private get matchOptions(): MatchOptions {
@@ -57,19 +94,59 @@ export class DecisionsService {
    * referenced pod is used as stored. Explanations are redacted (A.2) by setting or below a role.
    */
   async feasibleNodes(body: unknown, principal: Principal): Promise<FeasibleNodesAnswer> {
+    return (await this.decideFeasibleNodes(body, principal)).answer;
+  }
+
+  /** The same answer as JSON text (what REST sends), serialised once per cached answer. */
+  async feasibleNodesJson(body: unknown, principal: Principal): Promise<string> {
+    const decision = await this.decideFeasibleNodes(body, principal);
+    return (decision.json ??= JSON.stringify(decision.answer));
+  }
+
+  private async decideFeasibleNodes(body: unknown, principal: Principal): Promise<CachedDecision> {
+    const { input, inline } = this.feasibleNodesQuestion(body);
+    const stored = inline === undefined ? await this.storedPod(input.podRef!) : undefined;
+    const podKey = inline?.key ?? canonicalJson([schedulingInputs(stored!.pod), stored!.boundTo ?? null]);
+    const redactTaints = this.config.REDACT_TAINTS || !roleAtLeast(principal.role, this.config.REDACT_TAINTS_BELOW_ROLE);
+    const limit = input.limit ?? DEFAULT_FEASIBLE_LIMIT;
+    const selection = input.nodeNames !== undefined ? canonicalJson(uniqueSorted(input.nodeNames)) : input.labelSelector !== undefined ? canonicalJson(input.labelSelector) : '*';
+    const snapshot = this.snapshots.snapshot;
+    const key = `${podKey}\u0001${selection}\u0001${limit}\u0001${redactTaints}\u0001${snapshot.changeCount}`;
+    const cached = this.decisionCache.get(key);
+    if (cached !== undefined) {
+      this.metrics.decisionCache.inc({ result: 'hit' });
+      return cached;
+    }
+    this.metrics.decisionCache.inc({ result: 'miss' });
+
+    let table = snapshot.schedulingTable();
+    const candidates = this.candidateRows(table, input.nodeNames, input.labelSelector);
+    if (stored?.boundTo !== undefined) table = withoutOwnRequests(table, stored.boundTo, stored.pod.requests!);
+    const compiled = inline?.compiled ?? compilePod(stored!.pod, this.matchOptions);
+    const decision = decideFeasibleNodes(compiled, table, { redactTaints, limit, candidates });
+    const answer: CachedDecision = { answer: presentFeasibleNodes(decision) };
+    this.decisionCache.set(key, answer);
+    return answer;
+  }
+
+  /** Parses and checks a body (400/422 as before); remembers valid ones by their canonical JSON. */
+  private feasibleNodesQuestion(body: unknown): FeasibleNodesQuestion {
+    const bodyKey = body !== null && typeof body === 'object' ? canonicalJson(body) : undefined;
+    const remember = bodyKey !== undefined && bodyKey.length <= MAX_REMEMBERED_BODY;
+    if (remember) {
+      const known = this.questions.get(bodyKey);
+      if (known !== undefined) return known;
+    }
     const input = parseBody(feasibleNodesBodySchema, body, 'feasible-nodes request');
     exactlyOne(input, ['pod', 'podRef'], true);
     exactlyOne(input, ['nodeNames', 'labelSelector'], false);
-    const place = input.pod ? this.admittedInlinePod(input.pod) : await this.storedPod(input.podRef!);
-    const snapshot = this.snapshots.snapshot;
-    let nodes = this.candidateNodes(snapshot, input.nodeNames, input.labelSelector);
-    if (place.boundTo !== undefined) nodes = withoutOwnRequests(nodes, place.boundTo, place.pod.requests!);
-    const redactTaints = this.config.REDACT_TAINTS || !roleAtLeast(principal.role, this.config.REDACT_TAINTS_BELOW_ROLE);
-    const decision = decideFeasibleNodes(compilePod(place.pod, this.matchOptions), nodes, {
-      redactTaints,
-      limit: input.limit ?? DEFAULT_FEASIBLE_LIMIT,
-    });
-    return presentFeasibleNodes(decision);
+    let question: FeasibleNodesQuestion = { input };
+    if (input.pod) {
+      const { pod } = this.admittedInlinePod(input.pod);
+      question = { input, inline: { compiled: compilePod(pod, this.matchOptions), key: canonicalJson([schedulingInputs(pod), null]) } };
+    }
+    if (remember) this.questions.set(bodyKey, question);
+    return question;
   }
 
   /**
@@ -195,6 +272,24 @@ export class DecisionsService {
     return all.filter((node) => matches(node.labels));
   }
 
+  /** {@link candidateNodes} as rows of the scheduling table (undefined: every node), with the same 404. */
+  private candidateRows(table: NodeTable, names: string[] | undefined, labelSelector: string | undefined): Int32Array | undefined {
+    if (names !== undefined) {
+      const unique = uniqueSorted(names);
+      const rows = unique.map((name) => nodeIndex(table, name));
+      const missing = unique.filter((_, k) => rows[k] === undefined);
+      if (missing.length > 0) {
+        throw new AppError('NotFound', `${missing.length === 1 ? 'node' : 'nodes'} not found: ${missing.map((n) => goQuote(n)).join(', ')}`, [], { field: 'nodeNames', missing });
+      }
+      return Int32Array.from(rows as number[]);
+    }
+    if (labelSelector === undefined) return undefined;
+    const matches = compileLabelSelector(labelSelector);
+    const rows: number[] = [];
+    for (let i = 0; i < table.count; i++) if (matches(table.nodes[i].labels)) rows.push(i);
+    return Int32Array.from(rows);
+  }
+
   private pendingGroupsOf(snapshot: InventorySnapshot): Array<PendingGroup<StoredPod>> {
     if (this.pendingGroups?.changeCount !== snapshot.changeCount) {
       const changeCount = snapshot.changeCount;
@@ -232,15 +327,24 @@ function parseSpecs(specs: string[]): TaintChanges {
 }
 
 /** A bound pod asked about again: its own requests must not count against its own node twice. */
-function withoutOwnRequests(nodes: readonly SchedulingNode[], nodeName: string, requests: ResourceVector): readonly SchedulingNode[] {
-  const i = nodes.findIndex((n) => n.name === nodeName);
-  if (i < 0) return nodes;
-  const requested: ResourceVector = { ...nodes[i].requested };
+function withoutOwnRequests(table: NodeTable, nodeName: string, requests: ResourceVector): NodeTable {
+  const i = nodeIndex(table, nodeName);
+  if (i === undefined) return table;
+  const node = table.nodes[i];
+  const requested: ResourceVector = { ...node.requested };
   for (const [name, amount] of Object.entries(requests)) if (name !== 'pods') requested[name] = (requested[name] ?? 0) - amount;
   requested.pods = Math.max(0, (requested.pods ?? 0) - 1);
-  const copy = nodes.slice();
-  copy[i] = { ...nodes[i], requested };
-  return copy;
+  return withNodeResources(table, i, { ...node, requested });
+}
+
+/** What the answer depends on in a pod to place (compilePod reads these; `requests` is always set here). */
+function schedulingInputs(pod: PodToPlace): unknown {
+  return { tolerations: pod.spec.tolerations, nodeSelector: pod.spec.nodeSelector, affinity: pod.spec.affinity, requests: pod.requests };
+}
+
+/** Distinct names in code-unit order (the snapshot's node order). */
+function uniqueSorted(names: readonly string[]): string[] {
+  return [...new Set(names)].sort();
 }
 
 function matchesRemoval(taint: Taint, removal: TaintRemoval): boolean {

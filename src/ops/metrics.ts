@@ -35,7 +35,15 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly decisionCache = new Counter({
+    name: 'taintwise_decision_cache_total',
+    help: 'feasible-nodes answers served from the decision cache (hit) or computed (miss)',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'taintwise_' });
+    for (const result of ['hit', 'miss'] as const) this.decisionCache.inc({ result }, 0);
   }
 }

@@ -1,5 +1,6 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal } from '../../common/auth/principal.decorator';
 import type { Principal } from '../../common/auth/roles';
 import { ApiProblems } from '../../inventory/rest/api-docs';
@@ -21,13 +22,17 @@ export class DecisionsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Where may this pod run, ranked, and why not elsewhere?',
-    description: 'Runs the NodeUnschedulable, TaintToleration, NodeAffinity and NodeResourcesFit filters and the TaintToleration and NodeAffinity scores over the candidate nodes, from the in-memory snapshot. An inline `pod` is validated (422, paths under `pod.`) and evaluated as if the pod were created: the admission defaults are applied first (SEMANTICS A.6). Untolerated taints are named in the reasons unless redacted (REDACT_TAINTS, or a role below REDACT_TAINTS_BELOW_ROLE; SEMANTICS A.2).',
+    description: 'Runs the NodeUnschedulable, TaintToleration, NodeAffinity and NodeResourcesFit filters and the TaintToleration and NodeAffinity scores over the candidate nodes, from the in-memory snapshot. Answers are computed from an in-memory snapshot of the inventory; identical questions between two changes to it are answered from a cache (the same answer, byte for byte). An inline `pod` is validated (422, paths under `pod.`) and evaluated as if the pod were created: the admission defaults are applied first (SEMANTICS A.6). Untolerated taints are named in the reasons unless redacted (REDACT_TAINTS, or a role below REDACT_TAINTS_BELOW_ROLE; SEMANTICS A.2).',
   })
   @ApiBody({ schema: FEASIBLE_NODES_BODY_SCHEMA, examples: FEASIBLE_NODES_EXAMPLES })
   @ApiOkResponse({ description: 'The ranked, explained answer', content: { 'application/json': { schema: FEASIBLE_NODES_ANSWER_SCHEMA, example: FEASIBLE_NODES_ANSWER_EXAMPLE } } })
   @ApiProblems(400, 404, 422)
-  feasibleNodes(@Body() body: unknown, @CurrentPrincipal() who: Principal) {
-    return this.decisions.feasibleNodes(body, who);
+  async feasibleNodes(@Body() body: unknown, @CurrentPrincipal() who: Principal, @Res({ passthrough: true }) reply: FastifyReply) {
+    // The JSON text the service keeps with a cached answer: sent as is (what Fastify's default
+    // serialiser would write for the object), not serialised again per request.
+    const json = await this.decisions.feasibleNodesJson(body, who);
+    void reply.header('content-type', 'application/json; charset=utf-8');
+    return json;
   }
 
   @Post('taint-impact')
