@@ -74,7 +74,7 @@ export class DecisionsService {
   /** Pending pods grouped by scheduling spec, valid while the snapshot has not changed. */
   private pendingGroups: { changeCount: number; groups: Array<PendingGroup<StoredPod>> } | undefined;
   private readonly decisionCache = new LruCache<CachedDecision>(DECISION_CACHE_ENTRIES, DECISION_CACHE_NODES, (d) => d.answer.nodes.length + 1);
-  private readonly questions = new LruCache<FeasibleNodesQuestion>(DECISION_CACHE_ENTRIES);
+  private readonly questions = new LruCache<FeasibleNodesQuestion>(2 * DECISION_CACHE_ENTRIES);
 
   constructor(
     private readonly snapshots: SnapshotService,
@@ -129,12 +129,17 @@ export class DecisionsService {
     return answer;
   }
 
-  /** Parses and checks a body (400/422 as before); remembers valid ones by their canonical JSON. */
+  /**
+   * Parses and checks a body (400/422 as before); remembers valid ones by their JSON as sent (a
+   * client repeating itself: JSON.stringify is cheap) and by their canonical JSON (the same body with
+   * its keys in another order).
+   */
   private feasibleNodesQuestion(body: unknown): FeasibleNodesQuestion {
-    const bodyKey = body !== null && typeof body === 'object' ? canonicalJson(body) : undefined;
-    const remember = bodyKey !== undefined && bodyKey.length <= MAX_REMEMBERED_BODY;
+    const asSent = body !== null && typeof body === 'object' ? JSON.stringify(body) : undefined;
+    const remember = asSent !== undefined && asSent.length <= MAX_REMEMBERED_BODY;
+    let bodyKey: string | undefined;
     if (remember) {
-      const known = this.questions.get(bodyKey);
+      const known = this.questions.get(asSent) ?? this.questions.get((bodyKey = canonicalJson(body)));
       if (known !== undefined) return known;
     }
     const input = parseBody(feasibleNodesBodySchema, body, 'feasible-nodes request');
@@ -145,7 +150,10 @@ export class DecisionsService {
       const { pod } = this.admittedInlinePod(input.pod);
       question = { input, inline: { compiled: compilePod(pod, this.matchOptions), key: canonicalJson([schedulingInputs(pod), null]) } };
     }
-    if (remember) this.questions.set(bodyKey, question);
+    if (remember) {
+      this.questions.set(bodyKey!, question);
+      this.questions.set(asSent, question);
+    }
     return question;
   }
 
