@@ -8,7 +8,7 @@ import { timerFor } from './eviction-planner';
 import { evictionTimerId } from './eviction-timer-id';
 
 const PAGE = 2000;
-const ARM_CHUNK = 500;
+const ARM_CHUNK = 2000;
 
 export interface ReconcileReport {
   /** Scheduled rows in the database. */
@@ -97,17 +97,14 @@ export class EvictionReconciler implements OnApplicationBootstrap, OnApplication
         expected.add(id);
         if (!pendingIds.has(id)) missing.push(timerFor(row.id, row.evictAt));
       }
-      for (let i = 0; i < missing.length; i += ARM_CHUNK) {
-        await Promise.all(missing.slice(i, i + ARM_CHUNK).map((job) => this.jobs.schedule(job)));
-      }
+      for (let i = 0; i < missing.length; i += ARM_CHUNK) await this.jobs.scheduleMany(missing.slice(i, i + ARM_CHUNK));
       report.scheduled += rows.length;
       report.armed += missing.length;
       if (rows.length < PAGE) break;
       cursor = rows[rows.length - 1].id;
     }
-    for (const job of pending) {
-      if (job.id.startsWith('evict-') && !expected.has(job.id) && (await this.jobs.cancel(job.id))) report.cancelled++;
-    }
+    const stale = pending.filter((job) => job.id.startsWith('evict-') && !expected.has(job.id)).map((job) => job.id);
+    for (let i = 0; i < stale.length; i += ARM_CHUNK) report.cancelled += await this.jobs.cancelMany(stale.slice(i, i + ARM_CHUNK));
     this.metrics.pendingEvictions.set(report.scheduled);
     return report;
   }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DueEvictionSweeper } from './due-eviction-sweeper';
 import { EvictionHistoryService } from './eviction-history.service';
 import { EvictionReconciler } from './eviction-reconciler';
 import { EvictionRepository } from './eviction.repository';
@@ -7,13 +8,14 @@ import { EvictionsResolver } from './graphql/evictions.resolver';
 import { EvictionsController } from './rest/evictions.controller';
 
 /**
- * The durable NoExecute engine (issue 5): the timer handler (worker), the reconciler that keeps the
+ * The durable NoExecute engine (issue 5): the timer handler (worker) and the due-eviction sweeper
+ * it wakes, the reconciler that keeps the
  * timers in line with the Scheduled rows, and the history. The planner itself lives in the global
  * InventoryModule, because every inventory write consults it.
  */
 @Module({
   controllers: [EvictionsController],
-  providers: [EvictionRepository, EvictionHistoryService, EvictionWorker, EvictionReconciler, EvictionsResolver],
-  exports: [EvictionRepository, EvictionReconciler, EvictionWorker],
+  providers: [EvictionRepository, EvictionHistoryService, DueEvictionSweeper, EvictionWorker, EvictionReconciler, EvictionsResolver],
+  exports: [EvictionRepository, EvictionReconciler, EvictionWorker, DueEvictionSweeper],
 })
 export class EvictionsModule {}

@@ -18,6 +18,7 @@ import { NodeService, taintJson } from '../inventory/node.service';
 import { PodRepository } from '../inventory/pod.repository';
 import type { Db } from '../inventory/prisma-types';
 import { UnitOfWork } from '../inventory/unit-of-work';
+import { NodeTaintsWriter } from './node-taints-writer';
 import { applyTaintsSchema, conditionsSchema, nextConditions, nodeSelectionOf, validateConditions, type NodeSelection } from './taint-inputs';
 
 export interface TaintedNode {
@@ -62,6 +63,7 @@ export class TaintMutationService {
     private readonly pods: PodRepository,
     private readonly planner: EvictionPlanner,
     private readonly nodeService: NodeService,
+    private readonly taintsWriter: NodeTaintsWriter,
   ) {}
 
   /** `POST /v1/taints`. With `dryRun` the same answer is computed and nothing is written or locked. */
@@ -87,13 +89,14 @@ export class TaintMutationService {
       await this.nodes.lock(tx, names);
       const now = this.uow.now();
       const outcomes = this.decide(await this.selectNodes(tx, selection, matches, names), specs, options.overwrite, now);
-      const written: StoredNode[] = [];
-      for (const o of outcomes) {
-        if (!o.changed) continue;
-        const node = await this.nodes.replace(tx, toWrite(o.after));
+      // Every changed node in three statements, then every bound pod of them in one planner call.
+      const changed = outcomes.filter((o) => o.changed);
+      const written = await this.taintsWriter.replaceTaints(tx, changed.map((o) => o.after), now);
+      const stored = new Map(written.map((n) => [n.name, n]));
+      for (const o of changed) {
+        const node = stored.get(o.after.name);
         if (!node) throw AppError.notFound('node', o.after.name);
         o.after = node;
-        written.push(node);
         changes.node(node);
         changes.event({
           type: 'TaintsApplied', subjectKind: 'Node', subjectName: node.name,

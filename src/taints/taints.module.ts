@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { NodeTaintsWriter } from './node-taints-writer';
 import { TaintMutationService } from './taint-mutation.service';
 import { TaintsController } from './taints.controller';
 import { TaintsResolver } from './taints.resolver';
@@ -6,7 +7,7 @@ import { TaintsResolver } from './taints.resolver';
 /** kubectl taint, cordon/uncordon and node conditions (issue 5). Inventory, planner and unit of work come from the global InventoryModule. */
 @Module({
   controllers: [TaintsController],
-  providers: [TaintMutationService, TaintsResolver],
+  providers: [TaintMutationService, TaintsResolver, NodeTaintsWriter],
   exports: [TaintMutationService],
 })
 export class TaintsModule {}

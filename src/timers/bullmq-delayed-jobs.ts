@@ -159,6 +159,66 @@ export class BullMqDelayedJobs implements DelayedJobs {
     await this.queue.add(JOB_NAME, toPayload(job), { jobId, delay: Math.max(0, job.dueAt.getTime() - Date.now()) });
   }
 
+  /**
+   * Bulk `schedule`. Ids that exist nowhere yet (the common case: an eviction timer id names the row
+   * and its deadline, so a new deadline is a new id) need no remove first: one pipelined EXISTS per
+   * chunk tells which, and they go in with one `addBulk` (a single pipeline). Ids that exist, or
+   * run in this process, take the one-by-one path of `schedule` (remove-then-add, or re-arm after
+   * the run). An id added by another process between the EXISTS and the add keeps that process'
+   * job: BullMQ ignores an add of an existing id, as for two concurrent `schedule` calls.
+   */
+  async scheduleMany(jobs: readonly DelayedJob[]): Promise<void> {
+    for (const job of jobs) assertValidDelayedJob(job);
+    await this.connected();
+    const byJobId = new Map<string, DelayedJob>();
+    for (const job of jobs) byJobId.set(encodeJobId(job.id), job);
+    const replace: DelayedJob[] = [];
+    const candidates: Array<[string, DelayedJob]> = [];
+    for (const entry of byJobId) (this.running.has(entry[0]) ? replace.push(entry[1]) : candidates.push(entry));
+    const exists = await this.existing(candidates.map(([jobId]) => jobId));
+    const fresh = candidates.filter((_, i) => !exists[i]);
+    for (const [i, entry] of candidates.entries()) if (exists[i]) replace.push(entry[1]);
+    if (fresh.length) {
+      const now = Date.now();
+      await this.queue.addBulk(fresh.map(([jobId, job]) => ({ name: JOB_NAME, data: toPayload(job), opts: { jobId, delay: Math.max(0, job.dueAt.getTime() - now) } })));
+    }
+    await Promise.all(replace.map((job) => this.schedule(job)));
+  }
+
+  /**
+   * Bulk `cancel`: one pipelined EXISTS, then the removes of the jobs that exist, sent together.
+   * A job some worker holds (it is firing) is not pending: BullMQ's remove refuses it (0).
+   */
+  async cancelMany(ids: readonly string[]): Promise<number> {
+    await this.connected();
+    let cancelled = 0;
+    const candidates: string[] = [];
+    for (const jobId of new Set(ids.map(encodeJobId))) {
+      const running = this.running.get(jobId);
+      if (!running) candidates.push(jobId);
+      else if (running.rearm) {
+        running.rearm = undefined;
+        cancelled++;
+      }
+    }
+    const exists = await this.existing(candidates);
+    const removed = await Promise.all(candidates.filter((_, i) => exists[i]).map((jobId) => this.queue.remove(jobId)));
+    return cancelled + removed.filter((code) => code === 1).length;
+  }
+
+  /** Whether each BullMQ job id has a job hash in Redis (any state), in one pipeline. */
+  private async existing(jobIds: readonly string[]): Promise<boolean[]> {
+    if (jobIds.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const jobId of jobIds) pipeline.exists(this.queue.toKey(jobId));
+    const results = (await pipeline.exec()) ?? [];
+    return jobIds.map((_, i) => {
+      const [error, value] = results[i] ?? [new Error('no reply'), 0];
+      if (error) throw error;
+      return value === 1;
+    });
+  }
+
   async cancel(id: string): Promise<boolean> {
     await this.connected();
     const jobId = encodeJobId(id);

@@ -37,6 +37,14 @@ export interface DelayedJobs {
   schedule(job: DelayedJob): Promise<void>;
   /** Removes the pending job `id`; true if there was one. */
   cancel(id: string): Promise<boolean>;
+  /**
+   * `schedule` for many jobs, in bulk: the same semantics per job (a pending id is replaced; an id
+   * whose handler is running fires again after that run), a few backend round trips for the lot
+   * instead of a few per job. Within one call the last job of an id wins. Callers chunk (≈ 2,000).
+   */
+  scheduleMany(jobs: readonly DelayedJob[]): Promise<void>;
+  /** `cancel` for many ids, in bulk; resolves to how many of them were pending. */
+  cancelMany(ids: readonly string[]): Promise<number>;
   /** The pending jobs (including those waiting for a retry), earliest `dueAt` first. */
   list(): Promise<DelayedJob[]>;
   /** Starts firing due jobs into `handler`. Once per instance; a producer-only instance never calls it. */

@@ -78,6 +78,19 @@ export class InProcessDelayedJobs implements DelayedJobs {
     return this.pending.delete(id);
   }
 
+  async scheduleMany(jobs: readonly DelayedJob[]): Promise<void> {
+    for (const job of jobs) assertValidDelayedJob(job);
+    this.assertOpen();
+    const copies = jobs.map((job): DelayedJob => ({ id: job.id, dueAt: new Date(job.dueAt.getTime()), data: JSON.parse(JSON.stringify(job.data)) }));
+    for (const copy of copies) this.enqueue({ job: copy, fireAt: copy.dueAt.getTime(), attempt: 1, seq: this.seq++, blocked: false });
+  }
+
+  async cancelMany(ids: readonly string[]): Promise<number> {
+    let cancelled = 0;
+    for (const id of ids) if (this.pending.delete(id)) cancelled++;
+    return cancelled;
+  }
+
   async list(): Promise<DelayedJob[]> {
     return [...this.pending.values()]
       .map((entry) => cloneJob(entry.job))

@@ -1,0 +1,276 @@
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { DELAYED_JOBS } from '../core/tokens';
+import { isActivePhase, type StoredPod } from '../inventory/model';
+import { NodeRepository } from '../inventory/node.repository';
+import { PodRepository } from '../inventory/pod.repository';
+import { UnitOfWork } from '../inventory/unit-of-work';
+import type { DelayedJobs } from '../timers/delayed-jobs';
+import { EvictionPlanner } from './eviction-planner';
+
+/** Who evictions done by a timer are recorded as (the upstream controller's name). */
+export const EVICTION_WORKER_ACTOR = 'taint-eviction-controller';
+
+/** Due rows handled in one transaction at most: a burst of 10,000 deadlines is two transactions. */
+export const SWEEP_BATCH = 5000;
+/** When due rows were left because another transaction held them, look again this much later. */
+const FOLLOW_UP_MS = 250;
+/** A row whose own transaction failed alone is left out of sweeps for this long (then tried again). */
+const QUARANTINE_MS = 60_000;
+/** Timers cancelled per `cancelMany` call. */
+const CANCEL_CHUNK = 2000;
+
+interface DueRow {
+  id: string;
+  pod_uid: string;
+  node_name: string;
+  namespace: string;
+  pod_name: string;
+}
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Executes the evictions that are due (SEMANTICS A.3–A.5): every Scheduled row with
+ * `evictAt ≤ now`, in batches of {@link SWEEP_BATCH}, each batch one transaction, with set-based
+ * statements only (the planner's). A timer only proposes (A.4): when any eviction timer fires, the
+ * handler asks for a sweep; the sweep re-decides each due row from stored state at this instant
+ * (evict, re-time, or cancel) through `EvictionPlanner.replan`, the only writer of eviction rows.
+ *
+ * **Coalescing.** One sweep at a time per process. A request while a sweep runs joins the next
+ * sweep (one "run again", however many requests), and resolves only when that next sweep — which
+ * started after the request, so it has considered the requester's row — has finished. A burst of
+ * 10,000 firings is therefore a handful of sweeps, not 10,000 transactions.
+ *
+ * **Locks, and why the sweeper takes node locks.** Every mutation locks its nodes (name order),
+ * then writes pods, then eviction rows. A batch takes its locks in the same order, without ever
+ * waiting: first the nodes of the due rows `FOR UPDATE SKIP LOCKED`, then the rows of the nodes it
+ * got `FOR UPDATE SKIP LOCKED`. Row locks alone would not serialise a sweep with a mutation: the
+ * mutation reads the pods and the Scheduled rows *before* it blocks on the row lock, so after the
+ * sweep commits it would act on a pod it saw bound — a second `EvictionExecuted` for a pod the
+ * sweep just evicted (a NoExecute taint nobody tolerates, added at the deadline), or a deadlock
+ * (a pod update holds the pod row and waits for the eviction row the sweep holds, while the sweep
+ * waits for that pod row to unbind it). Under the node lock the sweep reads the node's taints and
+ * pods knowing no mutation of that node runs: the same serialisation as every other writer.
+ * `SKIP LOCKED` at both levels lets two replicas share a burst (each takes the nodes the other
+ * does not hold; no row is taken twice) and keeps a sweep from queueing behind a long mutation.
+ *
+ * **Skipped rows.** Due rows of a node someone else held are not lost: that holder is a mutation
+ * (which re-decides those pods itself) or another replica's sweep; if any due row is still Scheduled
+ * once the sweep is over, another sweep runs {@link FOLLOW_UP_MS} later.
+ *
+ * **Failures.** A batch that fails is bisected: its halves are tried in their own transactions, so
+ * one row whose eviction cannot be written holds back no other. A row that fails alone (while
+ * others succeed) is left out of sweeps for {@link QUARANTINE_MS}; if nothing succeeds the failure
+ * is systemic (the database is away) and the sweep fails, so the timers retry with their backoff.
+ *
+ * At most once: a row is executed only under its row lock and while `status = 'Scheduled'`, and the
+ * planner's `UPDATE … WHERE status = 'Scheduled'` backs that up. Never early: only `evictAt ≤ now`
+ * by the injected clock, and the planner's rule decides again at that `now`.
+ */
+@Injectable()
+export class DueEvictionSweeper implements OnApplicationShutdown {
+  private readonly logger = new Logger('eviction-sweeper');
+  private running?: Promise<void>;
+  private next?: Deferred;
+  private followUp?: NodeJS.Timeout;
+  private stopped = false;
+  private readonly quarantine = new Map<string, number>();
+  /** Timers of rows a batch resolved, cancelled in the background (see `batch`). */
+  private readonly staleTimers: string[] = [];
+  private cancelling?: Promise<void>;
+
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly nodes: NodeRepository,
+    private readonly pods: PodRepository,
+    private readonly planner: EvictionPlanner,
+    @Inject(DELAYED_JOBS) private readonly jobs: DelayedJobs,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.followUp) clearTimeout(this.followUp);
+    await this.cancelling;
+  }
+
+  /** Resolves once a sweep that started after this call has finished (rejects if it failed). */
+  request(): Promise<void> {
+    if (!this.running) return this.start();
+    this.next ??= deferred();
+    return this.next.promise;
+  }
+
+  private start(): Promise<void> {
+    const run = this.sweep();
+    this.running = run;
+    void run.then(this.settled, this.settled);
+    return run;
+  }
+
+  private readonly settled = (): void => {
+    this.running = undefined;
+    const waiting = this.next;
+    this.next = undefined;
+    if (waiting) this.start().then(waiting.resolve, waiting.reject);
+  };
+
+  /** Batches until one comes back short, then checks for due rows someone else held. */
+  private async sweep(): Promise<void> {
+    for (;;) {
+      if (this.stopped) return;
+      const taken = await this.batchIsolating();
+      if (taken < SWEEP_BATCH) break;
+    }
+    if (await this.dueRowsLeft()) this.scheduleFollowUp();
+  }
+
+  private scheduleFollowUp(): void {
+    if (this.followUp || this.stopped) return;
+    this.followUp = setTimeout(() => {
+      this.followUp = undefined;
+      this.request().catch((error: unknown) => this.logger.warn({ msg: 'follow-up eviction sweep failed', err: String(error) }));
+    }, FOLLOW_UP_MS);
+    this.followUp.unref();
+  }
+
+  /** One batch; if it fails, its rows bisected into their own transactions. Returns the rows taken. */
+  private async batchIsolating(): Promise<number> {
+    const taken: string[] = [];
+    try {
+      return await this.batch(taken);
+    } catch (error) {
+      if (taken.length <= 1) throw error;
+      const outcome = { succeeded: 0, failed: [] as string[] };
+      await this.bisect(taken, outcome);
+      if (outcome.succeeded === 0) throw error;
+      const until = Date.now() + QUARANTINE_MS;
+      for (const id of outcome.failed) this.quarantine.set(id, until);
+      this.logger.warn({ msg: 'eviction rows failed on their own; left out of sweeps for a while', rows: outcome.failed, err: String(error) });
+      return taken.length;
+    }
+  }
+
+  private async bisect(ids: string[], outcome: { succeeded: number; failed: string[] }): Promise<void> {
+    try {
+      await this.batch([], ids);
+      outcome.succeeded += ids.length;
+    } catch {
+      if (ids.length === 1) {
+        outcome.failed.push(ids[0]);
+        return;
+      }
+      const half = Math.ceil(ids.length / 2);
+      await this.bisect(ids.slice(0, half), outcome);
+      await this.bisect(ids.slice(half), outcome);
+    }
+  }
+
+  /**
+   * One transaction: lock the due rows' nodes, then the due rows of those nodes (both SKIP LOCKED),
+   * read their pods and nodes in two set queries, and let the planner decide and write. `taken`
+   * receives the ids of the rows locked; `only` restricts the batch to those ids (bisection).
+   */
+  private async batch(taken: string[], only?: readonly string[]): Promise<number> {
+    const excluded = this.quarantined();
+    const { result } = await this.uow.run({ name: EVICTION_WORKER_ACTOR }, async (tx, changes) => {
+      // The clock's now, as a parameter (not SQL now()): rows are due by the same clock as the rule.
+      const now = this.uow.now();
+      const at = now.toISOString();
+      const filter = `status = 'Scheduled' AND evict_at <= $1::timestamptz AND NOT (id = ANY($2::uuid[]))${only ? ' AND id = ANY($4::uuid[])' : ''}`;
+      const params = only ? [excluded, SWEEP_BATCH, [...only]] : [excluded, SWEEP_BATCH];
+
+      // Which nodes the earliest due rows are on (no lock yet: a hint of what to lock).
+      const hinted = await tx.$queryRawUnsafe<Array<{ node_name: string }>>(
+        `SELECT DISTINCT node_name FROM (SELECT node_name FROM evictions WHERE ${filter} ORDER BY evict_at LIMIT $3) due`,
+        at, ...params,
+      );
+      if (hinted.length === 0) return 0;
+      const names = hinted.map((r) => r.node_name).sort();
+      const locked = (await tx.$queryRawUnsafe<Array<{ name: string }>>(
+        'SELECT name FROM nodes WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE SKIP LOCKED', names,
+      )).map((r) => r.name);
+      if (locked.length < names.length) {
+        // A node that no longer exists cannot be locked, and needs no lock: nothing writes its pods.
+        const held = new Set(locked);
+        const exist = new Set((await tx.$queryRawUnsafe<Array<{ name: string }>>(
+          'SELECT name FROM nodes WHERE name = ANY($1::text[])', names.filter((n) => !held.has(n)),
+        )).map((r) => r.name));
+        for (const name of names) if (!held.has(name) && !exist.has(name)) locked.push(name);
+      }
+      if (locked.length === 0) return 0;
+
+      const rows = await tx.$queryRawUnsafe<DueRow[]>(
+        `SELECT id::text AS id, pod_uid, node_name, namespace, pod_name FROM evictions
+         WHERE ${filter} AND node_name = ANY($${only ? 5 : 4}::text[])
+         ORDER BY evict_at LIMIT $3 FOR UPDATE SKIP LOCKED`,
+        at, ...params, locked,
+      );
+      taken.push(...rows.map((r) => r.id));
+      if (rows.length === 0) return 0;
+
+      const pods = new Map((await this.pods.findByUids(tx, rows.map((r) => r.pod_uid))).map((p) => [p.uid, p]));
+      const nodes = new Map((await this.nodes.findByNames(tx, [...new Set(rows.map((r) => r.node_name))])).map((n) => [n.name, n]));
+      const onNode: StoredPod[] = [];
+      const left: Array<{ uid: string; namespace: string; name: string }> = [];
+      for (const row of rows) {
+        const pod = pods.get(row.pod_uid);
+        if (pod && pod.nodeName === row.node_name && isActivePhase(pod.phase)) onNode.push(pod);
+        else left.push({ uid: row.pod_uid, namespace: row.namespace, name: row.pod_name });
+      }
+      await this.planner.cancelForPods(tx, left, 'the pod is no longer bound to the node', now, changes);
+      await this.planner.replan(tx, onNode, nodes, now, changes);
+      // The timers of the rows resolved here are stale now (many have not fired yet: one firing
+      // sweeps the whole burst). Cancelling them is only a saving — a stale timer wakes a sweep that
+      // finds nothing — so it must not delay the next batch: it happens after COMMIT, in the background.
+      this.staleTimers.push(...changes.timersToCancel);
+      changes.timersToCancel.clear();
+      return rows.length;
+    });
+    this.cancelStaleTimers();
+    return result;
+  }
+
+  private cancelStaleTimers(): void {
+    if (this.cancelling || this.staleTimers.length === 0) return;
+    this.cancelling = (async () => {
+      while (this.staleTimers.length > 0 && !this.stopped) {
+        const ids = this.staleTimers.splice(0, CANCEL_CHUNK);
+        await this.jobs.cancelMany(ids).catch((e: unknown) => this.logger.debug({ msg: 'could not cancel stale eviction timers', count: ids.length, err: String(e) }));
+      }
+      this.staleTimers.length = 0;
+    })().finally(() => {
+      this.cancelling = undefined;
+    });
+  }
+
+  /** Whether a due Scheduled row is left (committed state, no lock), quarantined ones aside. */
+  private async dueRowsLeft(): Promise<boolean> {
+    const left = await this.uow.db.$queryRawUnsafe<unknown[]>(
+      `SELECT 1 FROM evictions WHERE status = 'Scheduled' AND evict_at <= $1::timestamptz AND NOT (id = ANY($2::uuid[])) LIMIT 1`,
+      this.uow.now().toISOString(), this.quarantined(),
+    );
+    return left.length > 0;
+  }
+
+  private quarantined(): string[] {
+    const now = Date.now();
+    for (const [id, until] of this.quarantine) if (until <= now) this.quarantine.delete(id);
+    return [...this.quarantine.keys()];
+  }
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // Nobody may be waiting when it settles (all requesters gave up): never an unhandled rejection.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
