@@ -121,11 +121,12 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
   /** Batches until one comes back short, then checks for due rows someone else held. */
   private async sweep(): Promise<void> {
     for (;;) {
-      if (this.stopped) return;
+      // Shutting down: fail, so the firing stays with the timers (retried, or re-armed at start-up).
+      if (this.stopped) throw new Error('the eviction sweeper is shutting down');
       const taken = await this.batchIsolating();
       if (taken < SWEEP_BATCH) break;
     }
-    if (await this.dueRowsLeft()) this.scheduleFollowUp();
+    if (!this.stopped && (await this.dueRowsLeft())) this.scheduleFollowUp();
   }
 
   private scheduleFollowUp(): void {
