@@ -122,6 +122,21 @@ describe.each(testModes())('inventory GraphQL (%s)', (mode) => {
       expect(pending).toEqual([{ node: { name: 'q-6' } }]);
     });
 
+    it('treats an explicit null filter or cursor as absent (found by the fuzzer: namespace: null was a 500)', async () => {
+      const pods = await gql(
+        'query($ns: String, $node: String, $phase: String, $first: Int, $after: String) { pods(namespace: $ns, nodeName: $node, phase: $phase, first: $first, after: $after) { edges { node { namespace name } } } }',
+        { ns: null, node: 'c-1', phase: null, first: null, after: null },
+      );
+      expect(pods.errors).toBeUndefined();
+      expect(pods.data.pods.edges.map((e: { node: { name: string } }) => e.node.name)).toEqual(['q-1', 'q-4']);
+      const nodes = await gql(
+        'query($sel: String, $first: Int, $after: String) { nodes(labelSelector: $sel, first: $first, after: $after) { edges { node { name } } } }',
+        { sel: null, first: null, after: null },
+      );
+      expect(nodes.errors).toBeUndefined();
+      expect(nodes.data.nodes.edges.map((e: { node: { name: string } }) => e.node.name)).toEqual(expect.arrayContaining(['c-0', 'c-1']));
+    });
+
     it('resolves Node.pods and Pod.node from the snapshot: no repository call per parent', async () => {
       const nodes = app.app.get(NodeRepository);
       const pods = app.app.get(PodRepository);

@@ -5,7 +5,7 @@ import { startTestApp, testModes, type TestApp } from '../support/test-app';
 // Issue 4 item 2: POST /v1/import — kubectl JSON/YAML and cluster-info dump streams upserted as the
 // cluster has them (no admission defaults, taint times kept), per-item errors, one event, evictions.
 const FIXTURES = resolve(__dirname, '../fixtures/clusters');
-const REAL_CLUSTERS = process.env.TAINTWISE_REAL_CLUSTERS ?? resolve(__dirname, '../../../shared/real-clusters');
+const REAL_CLUSTERS = process.env.TAINTWISE_REAL_CLUSTERS ?? resolve(__dirname, '../fixtures/real-clusters');
 
 /** PROVENANCE.md: node and pod counts of each of the 14 real dumps. */
 const REAL: Array<{ file: string; format: string; nodes: number; pods: number }> = [

@@ -25,7 +25,7 @@ export class NodesResolver {
 
   @Query(() => NodeConnection, { description: 'GET /v1/nodes: by name, from the snapshot; `after` is the previous endCursor', complexity: perItem })
   nodes(@Args() args: NodesArgs): NodeConnection {
-    return toConnection(this.nodeService.list({ labelSelector: args.labelSelector, limit: args.first, continue: args.after }), (n) => encodeContinue([n.name]), toNodeModel);
+    return toConnection(this.nodeService.list({ labelSelector: args.labelSelector ?? undefined, limit: args.first ?? undefined, continue: args.after ?? undefined }), (n) => encodeContinue([n.name]), toNodeModel);
   }
 
   @ResolveField('pods', () => [PodModel], { description: 'Active (Pending/Running) pods bound to the node, from the snapshot', complexity: ({ childComplexity }) => childComplexity * 20 })

@@ -24,7 +24,11 @@ export class PodsResolver {
 
   @Query(() => PodConnection, { description: 'GET /v1/pods: by namespace then name; `after` is the previous endCursor', complexity: ({ args, childComplexity }) => childComplexity * (args.first ?? 100) })
   async pods(@Args() args: PodsArgs): Promise<PodConnection> {
-    const page = await this.podService.list({ namespace: args.namespace, nodeName: args.nodeName, phase: args.phase }, { limit: args.first, continue: args.after });
+    // An explicit GraphQL null means "no filter", as an absent argument does (never `namespace: null` in a query).
+    const page = await this.podService.list(
+      { namespace: args.namespace ?? undefined, nodeName: args.nodeName ?? undefined, phase: args.phase ?? undefined },
+      { limit: args.first ?? undefined, continue: args.after ?? undefined },
+    );
     return toConnection(page, (p) => encodeContinue([p.namespace, p.name]), toPodModel);
   }
 

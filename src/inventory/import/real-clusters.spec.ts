@@ -1,5 +1,5 @@
 /**
- * The importer against the 14 real dumps in /work/shared/real-clusters (PROVENANCE.md): every file is
+ * The importer against the 14 real dumps vendored in test/fixtures/real-clusters (PROVENANCE.md): every file is
  * pinned by sha256, and each expectation below restates a line of PROVENANCE.md.
  */
 import { createHash } from 'node:crypto';
@@ -10,7 +10,7 @@ import { decodeManifests, type ManifestFormat } from './decode';
 import type { NodeInput, PodInput } from './inventory-input';
 import { mapManifests, type MapResult } from './map-manifests';
 
-const REAL_CLUSTERS = process.env.TAINTWISE_REAL_CLUSTERS ?? resolve(__dirname, '../../../../shared/real-clusters');
+const REAL_CLUSTERS = process.env.TAINTWISE_REAL_CLUSTERS ?? resolve(__dirname, '../../../test/fixtures/real-clusters');
 const NOW = new Date('2026-01-01T00:00:00Z');
 
 interface Imported extends MapResult {
@@ -320,7 +320,7 @@ const CASES: RealCase[] = [
   },
 ];
 
-describe('real cluster dumps (/work/shared/real-clusters, PROVENANCE.md)', () => {
+describe('real cluster dumps (test/fixtures/real-clusters, PROVENANCE.md)', () => {
   beforeAll(() => {
     if (!existsSync(REAL_CLUSTERS)) throw new Error(`real cluster dumps not found at ${REAL_CLUSTERS} (set TAINTWISE_REAL_CLUSTERS)`);
   });
