@@ -5,18 +5,27 @@ import { getStaticFile } from 'ruru/static';
 const STATIC_PATH = '/graphql-explorer/static/';
 
 /** The example the explorer opens with: feasible nodes for a pod (API.md "Operations"). */
-export const EXAMPLE_QUERY = `# Which nodes can this pod use, ranked, and why not the others?
-# Run it with the pink button (or Ctrl-Enter). Then try a stored pod,
-#   podRef: { namespace: "default", name: "web-1" }
+export const EXAMPLE_QUERY = `# Which nodes can this pod use, ranked, and why not
+# the others? Import the example cluster first (README,
+# "Try it"), then run this with the pink button or
+# Ctrl-Enter: a pod asking for one GPU.
+#
+# Then try a stored pod instead of the inline one:
+#   podRef: { namespace: "shop", name: "web-5f8d9c7b6-pz4rt" }
 # or what a taint would do before you apply it:
-#   taintImpact(taints: ["maintenance=true:NoExecute"], all: true)
+#   taintImpact(
+#     taints: ["maintenance=true:NoExecute"]
+#     nodes: ["worker-1"]
+#   ) { evictions { pod { name } action evictAt } }
 query FeasibleNodesForPod {
   feasibleNodes(
     pod: {
       tolerations: [{
-        key: "dedicated", operator: Equal
-        value: "gpu", effect: NoSchedule
+        key: "nvidia.com/gpu", operator: Exists, effect: NoSchedule
       }]
+      resources: {
+        requests: [{ key: "nvidia.com/gpu", value: "1" }]
+      }
     }
     limit: 10
   ) {

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { EXAMPLE_QUERY } from '../../src/graphql/explorer';
@@ -10,27 +10,24 @@ import { startTestApp, type TestApp } from '../support/test-app';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOT = join(__dirname, '..', '..', 'test-results', 'explorer.png');
 
-async function seed(app: TestApp): Promise<void> {
-  const allocatable = { cpu: '8', memory: '32Gi', pods: '110' };
-  const nodes: Array<[string, Record<string, unknown>]> = [
-    ['gpu-1', { labels: { pool: 'gpu' }, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }], allocatable: { ...allocatable, 'nvidia.com/gpu': '4' } }],
-    ['gpu-2', { labels: { pool: 'gpu' }, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }, { key: 'spot', effect: 'PreferNoSchedule' }], allocatable }],
-    ['general-1', { labels: { pool: 'general' }, allocatable }],
-    ['infra-1', { labels: { pool: 'infra' }, taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }], allocatable }],
-    ['old-1', { labels: { pool: 'general' }, unschedulable: true, allocatable }],
-  ];
-  for (const [name, body] of nodes) {
-    const r = await app.request('PUT', `/v1/nodes/${name}`, { name, ...body });
-    if (r.status !== 201) throw new Error(`seeding ${name}: ${r.status} ${r.text}`);
-  }
+/** README "Try it": the example cluster imported exactly as the README's curl sends it. */
+async function importExampleCluster(app: TestApp): Promise<void> {
+  const body = readFileSync(join(__dirname, '..', 'fixtures', 'clusters', 'small-cluster.json'), 'utf8');
+  const r = await app.request('POST', '/v1/import', body, { 'content-type': 'application/json' });
+  if (r.status !== 200 || r.body.errors?.length) throw new Error(`importing the example cluster: ${r.status} ${r.text}`);
 }
+
+/** The answer to the example query over the example cluster (7 nodes; gpu-1's one GPU is taken). */
+const EXPECTED_MESSAGE =
+  '1/7 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 1 node(s) were unschedulable, ' +
+  '2 Insufficient nvidia.com/gpu, 2 node(s) had untolerated taint {kubernetes.azure.com/scalesetpriority: spot}.';
 
 describe('GraphQL explorer in a browser (embedded)', () => {
   let app: TestApp;
   let browser: Browser;
   beforeAll(async () => {
     app = await startTestApp('embedded');
-    await seed(app);
+    await importExampleCluster(app);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
@@ -44,7 +41,27 @@ describe('GraphQL explorer in a browser (embedded)', () => {
   it('the example query is valid against the schema and answers feasible nodes', async () => {
     const r = await app.graphql(EXAMPLE_QUERY);
     expect(r.body.errors).toBeUndefined();
-    expect(r.body.data.feasibleNodes).toMatchObject({ totalNodes: 5, feasibleCount: 3 });
+    expect(r.body.data.feasibleNodes).toMatchObject({ totalNodes: 7, feasibleCount: 1, message: EXPECTED_MESSAGE });
+    const nodes = r.body.data.feasibleNodes.nodes;
+    expect(nodes[0]).toMatchObject({ name: 'gpu-2', feasible: true, reasons: null });
+    expect(nodes.find((n: { name: string }) => n.name === 'gpu-1')).toMatchObject({
+      feasible: false,
+      reasons: [{ plugin: 'NodeResourcesFit', message: 'Insufficient nvidia.com/gpu', resource: 'nvidia.com/gpu' }],
+    });
+  });
+
+  it('the follow-ups its comments suggest work on the example cluster as written', async () => {
+    const byRef = await app.graphql(EXAMPLE_QUERY.replace(/pod: \{[\s\S]*?\n {4}\}\n/, 'podRef: { namespace: "shop", name: "web-5f8d9c7b6-pz4rt" }\n'));
+    expect(byRef.body.errors).toBeUndefined();
+    // The pending web pod fits only on worker-1 (README of the fixtures).
+    expect(byRef.body.data.feasibleNodes).toMatchObject({ totalNodes: 7, feasibleCount: 1 });
+    expect(byRef.body.data.feasibleNodes.nodes[0]).toMatchObject({ name: 'worker-1', feasible: true });
+    const impact = await app.graphql('{ taintImpact(taints: ["maintenance=true:NoExecute"], nodes: ["worker-1"]) { evictions { pod { name } action evictAt } } }');
+    expect(impact.body.errors).toBeUndefined();
+    // worker-1's bound, running pods: none tolerates maintenance, so all go now (the Succeeded db-migrate pod is not running).
+    expect(impact.body.data.taintImpact.evictions.map((e: { pod: { name: string }; action: string }) => `${e.pod.name}:${e.action}`).sort()).toEqual([
+      'coredns-7db6d8ff4d-5xk2p:EvictNow', 'web-5f8d9c7b6-k7vnm:EvictNow',
+    ]);
   });
 
   it('opens offline, runs the example query and shows a ranked, explained answer', async () => {
@@ -77,15 +94,15 @@ describe('GraphQL explorer in a browser (embedded)', () => {
     await page.locator('.graphiql-execute-button').click();
     const result = page.locator('.graphiql-response');
     await result.getByText('feasibleCount').first().waitFor({ timeout: 30_000 });
-    await result.getByText('node(s) had untolerated taint').first().waitFor({ timeout: 10_000 });
+    await result.getByText('Insufficient nvidia.com/gpu').first().waitFor({ timeout: 10_000 });
     mkdirSync(join(SCREENSHOT, '..'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT });
     // The result pane is an editor: spaces render as no-break spaces and long lines wrap (with a · mark).
     const text = (await result.innerText()).replace(/[\s\u00a0·]+/g, '');
     const squeeze = (s: string) => s.replace(/\s+/g, '');
-    expect(text).toContain(squeeze('"totalNodes": 5, "feasibleCount": 3'));
-    expect(text).toContain(squeeze('"message": "3/5 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 1 node(s) were unschedulable."'));
-    expect(text).toContain(squeeze('{ "name": "general-1", "feasible": true, "score": 100, "scores": { "TaintToleration": 100, "NodeAffinity": 0 }'));
+    expect(text).toContain(squeeze('"totalNodes": 7, "feasibleCount": 1'));
+    expect(text).toContain(squeeze(`"message": "${EXPECTED_MESSAGE}"`));
+    expect(text).toContain(squeeze('{ "name": "gpu-2", "feasible": true, "score":'));
 
     expect(outside).toEqual([]);
     expect(problems).toEqual([]);
