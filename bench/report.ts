@@ -21,6 +21,8 @@ export interface ModeResult {
   startup?: Figure;
   memory?: Figure;
   feasibleRest?: Figure & Partial<LoadResult>;
+  /** The inline pods of the mix, every request distinct: no answer comes from the service's cache. */
+  feasibleRestDistinct?: Figure & Partial<LoadResult>;
   feasibleGraphql?: Figure & Partial<LoadResult>;
   taintImpact?: Figure & Partial<LoadResult>;
   taintImpactC16?: Figure & Partial<LoadResult>;
@@ -65,8 +67,10 @@ interface TargetDef {
 }
 
 const TARGETS: TargetDef[] = [
-  { id: 'feasible-p99', label: 'feasible-nodes over all nodes, REST, concurrency 16: p99', target: '≤ 20 ms', unit: 'ms', value: (m) => okv(m.feasibleRest, (f) => f.latencyMs?.p99), ok: (v) => v <= 20 },
-  { id: 'feasible-rps', label: 'feasible-nodes over all nodes, REST, concurrency 16: throughput', target: '≥ 1,000 req/s', unit: 'req/s', value: (m) => okv(m.feasibleRest, (f) => f.rps), ok: (v) => v >= 1000 },
+  { id: 'feasible-p99', label: 'feasible-nodes over all nodes, REST, concurrency 16, the mix of 10 pods repeated (repeats answered from the cache): p99', target: '≤ 20 ms', unit: 'ms', value: (m) => okv(m.feasibleRest, (f) => f.latencyMs?.p99), ok: (v) => v <= 20 },
+  { id: 'feasible-rps', label: 'feasible-nodes over all nodes, REST, concurrency 16, the mix of 10 pods repeated (repeats answered from the cache): throughput', target: '≥ 1,000 req/s', unit: 'req/s', value: (m) => okv(m.feasibleRest, (f) => f.rps), ok: (v) => v >= 1000 },
+  { id: 'feasible-distinct-p99', label: 'feasible-nodes, REST, concurrency 16, every request a distinct pod (no answer from the cache): p99', target: '≤ 20 ms', unit: 'ms', value: (m) => okv(m.feasibleRestDistinct, (f) => f.latencyMs?.p99), ok: (v) => v <= 20 },
+  { id: 'feasible-distinct-rps', label: 'feasible-nodes, REST, concurrency 16, every request a distinct pod (no answer from the cache): throughput', target: '≥ 1,000 req/s', unit: 'req/s', value: (m) => okv(m.feasibleRestDistinct, (f) => f.rps), ok: (v) => v >= 1000 },
   { id: 'taint-impact-p99', label: 'taint-impact of a NoExecute taint over the 500-node pool: p99 (concurrency 1)', target: '≤ 100 ms', unit: 'ms', value: (m) => okv(m.taintImpact, (f) => f.latencyMs?.p99), ok: (v) => v <= 100 },
   { id: 'taint-commit', label: 'POST /v1/taints NoExecute on 100 nodes × 110 pods (11,000 evictions): committed', target: '≤ 2 s', unit: 'ms', value: (m) => okv(m.taintCommit, (f) => f.ms), ok: (v) => v <= 2000 },
   { id: 'eviction-lag-p99', label: 'eviction lag (executedAt − evictAt), 10,000 due in the same second: p99', target: '≤ 1 s', unit: 'ms', value: (m) => okv(m.evictionLag, (f) => f.lagMs?.p99), ok: (v) => v <= 1000 },
@@ -141,6 +145,7 @@ export function renderReport(r: Results, rerun: string): string {
     lines.push(`- start-up with the inventory stored: ${figureLine(m.startup, (f) => `**${fmt(f.readyMs)} ms** spawn → /readyz 200; \`snapshot loaded\` ${f.snapshotLoadedMs ?? '—'} ms (${f.snapshotNodes} nodes, ${f.snapshotPods} pods); second restart at LOG_LEVEL=warn ${f.readyMsWarn === undefined ? 'not run (--quick)' : `${fmt(f.readyMsWarn)} ms`}`)}`);
     lines.push(`- resident memory: ${figureLine(m.memory, (f) => `**${fmt(f.rssMiB)} MiB** VmRSS after start-up and the read load (${fmt(f.rssIdleMiB)} MiB right after start-up; peak VmHWM ${fmt(f.peakMiB)} MiB; ${fmt(f.rssEndMiB)} MiB at the end)`)}`);
     lines.push(`- feasible-nodes, REST, mix of ${m.feasibleRest?.cases ?? '?'} pods over ${m.feasibleRest?.totalNodes ?? '?'} nodes, limit 20: ${loadLine(m.feasibleRest)}`);
+    lines.push(`- feasible-nodes, REST, the ${m.feasibleRestDistinct?.cases ?? '?'} inline pods of the mix, every request made distinct (one more toleration for a taint no node has: same answer, never from the answer cache): ${loadLine(m.feasibleRestDistinct)}`);
     lines.push(`- feasible-nodes, GraphQL, same mix: ${loadLine(m.feasibleGraphql)}`);
     lines.push(`- taint-impact, NoExecute over the ${m.taintImpact?.poolNodes ?? '?'}-node pool (${m.taintImpact?.evictions ?? '?'} evictions, ${m.taintImpact?.tolerating ?? '?'} tolerating in the answer), concurrency 1: ${loadLine(m.taintImpact)}`);
     lines.push(`- taint-impact, same, concurrency 16: ${loadLine(m.taintImpactC16)}`);

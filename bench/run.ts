@@ -18,7 +18,7 @@ import { REPO_ROOT, Service, sleep } from './lib/service';
 import { summarize } from './lib/stats';
 import { countDelayedJobs, createStorage, type ModeName, type Storage } from './lib/storage';
 import { evaluateTargets, renderReport, type Figure, type ModeResult, type Results } from './report';
-import { DRAIN_REMOVE_SPEC, DRAIN_SPEC, graphQLOperation, podMix, taintImpactBody, type PodCase } from './scenarios';
+import { DRAIN_REMOVE_SPEC, DRAIN_SPEC, distinctPodBody, graphQLOperation, podMix, taintImpactBody, type PodCase } from './scenarios';
 
 interface Settings {
   quick: boolean;
@@ -211,13 +211,21 @@ async function runMode(mode: ModeName, s: Settings, inv: GeneratedInventory, chu
       if (service!.exitCode === undefined) return f;
       throw new Error(`the service exited with ${service!.exitCode}${service!.exitSignal ? ` (signal ${service!.exitSignal}, not sent by the bench)` : ''} during the measurements (${f.status}: ${f.note ?? ''})\nstderr:\n${service!.stderr.join('').slice(-4000)}${service!.logTail()}`);
     };
+    await settle(service);
     result.feasibleRest = alive(await measureFeasibleRest(service, s, cases, inv));
     result.loadAverage.feasibleRest = load();
     log(`${mode}: feasible-nodes REST ${describeLoad(result.feasibleRest)}`);
+    await settle(service);
+    result.feasibleRestDistinct = alive(await measureFeasibleRestDistinct(service, s, cases));
+    result.loadAverage.feasibleRestDistinct = load();
+    log(`${mode}: feasible-nodes REST, every request distinct ${describeLoad(result.feasibleRestDistinct)}`);
+    await settle(service);
     result.feasibleGraphql = alive(await measureFeasibleGraphql(service, s, cases));
     result.loadAverage.feasibleGraphql = load();
     log(`${mode}: feasible-nodes GraphQL ${describeLoad(result.feasibleGraphql)}`);
+    await settle(service);
     result.taintImpact = alive(await measureTaintImpact(service, s, inv, 1));
+    if (!s.quick) await settle(service);
     result.taintImpactC16 = s.quick ? { status: 'skipped', note: 'not in --quick' } : await measureTaintImpact(service, s, inv, s.connections);
     result.loadAverage.taintImpact = load();
     log(`${mode}: taint-impact ${describeLoad(result.taintImpact)} | c16 ${describeLoad(result.taintImpactC16)}`);
@@ -225,9 +233,11 @@ async function runMode(mode: ModeName, s: Settings, inv: GeneratedInventory, chu
     result.memory = { status: 'ok', rssMiB: afterReads.rssMiB, rssIdleMiB: rssIdle.rssMiB, peakMiB: afterReads.peakMiB, importPeakMiB: result.import.peakMiB };
 
     // 4. Writes: the 11,000-eviction taint, then eviction lag.
+    await settle(service);
     result.taintCommit = alive(await measureTaintCommit(service, storage, s, inv));
     result.loadAverage.taintCommit = load();
     log(`${mode}: taint commit ${result.taintCommit.status} ${result.taintCommit.ms !== undefined ? `${Math.round(result.taintCommit.ms)} ms` : result.taintCommit.note ?? ''}`);
+    await settle(service);
     result.evictionLag = alive(await measureEvictionLag(service, s, inv));
     result.loadAverage.evictionLag = load();
     log(`${mode}: eviction lag ${result.evictionLag.status} ${result.evictionLag.lagMs ? `p50 ${Math.round(result.evictionLag.lagMs.p50)} ms p99 ${Math.round(result.evictionLag.lagMs.p99)} ms` : result.evictionLag.note ?? ''}`);
@@ -308,6 +318,23 @@ async function loadThroughPut(service: Service, inv: GeneratedInventory): Promis
 // ---------------------------------------------------------------------------------------------
 // Reads
 
+/**
+ * Waits until the service is idle before the next measurement: after a load run at concurrency 16,
+ * requests still queued in the service (taint-impact answers take ~40 ms of CPU each) would be
+ * counted against whatever is measured next. Idle = /healthz answers in under 5 ms three times in
+ * a row (at most 30 s).
+ */
+async function settle(service: Service): Promise<void> {
+  const deadline = performance.now() + 30_000;
+  let quick = 0;
+  while (quick < 3 && performance.now() < deadline) {
+    const started = performance.now();
+    await http(service.url, 'GET', '/healthz');
+    quick = performance.now() - started < 5 ? quick + 1 : 0;
+    await sleep(100);
+  }
+}
+
 async function measureFeasibleRest(service: Service, s: Settings, cases: PodCase[], inv: GeneratedInventory): Promise<Figure> {
   try {
     const usable: PodCase[] = [];
@@ -329,6 +356,28 @@ async function measureFeasibleRest(service: Service, s: Settings, cases: PodCase
     const requests: LoadRequest[] = usable.map((c) => ({ method: 'POST', path: '/v1/decisions/feasible-nodes', body: JSON.stringify(c.body) }));
     const r = await runLoad({ url: service.url, requests, connections: s.connections, durationSec: s.durationSec, warmupSec: s.warmupSec, serverCpu: () => service.cpuSeconds() });
     return { status: 'ok', ...r, cases: usable.length, totalNodes, ...(rejected.length ? { note: `left out of the mix: ${rejected.join('; ')}` } : {}) };
+  } catch (e) {
+    return fail(e);
+  }
+}
+
+/**
+ * The same inline pods, each request made distinct (scenarios.ts `distinctPodBody`), so none is answered
+ * from the service's answer cache. Stored-pod (`podRef`) cases are left out: their body cannot vary
+ * without changing the question.
+ */
+async function measureFeasibleRestDistinct(service: Service, s: Settings, cases: PodCase[]): Promise<Figure> {
+  try {
+    const inline = cases.filter((c) => c.body.pod);
+    for (const c of inline) {
+      const probe = await http(service.url, 'POST', '/v1/decisions/feasible-nodes', JSON.parse(distinctPodBody(c.body, -1)));
+      const plain = await http(service.url, 'POST', '/v1/decisions/feasible-nodes', c.body);
+      if (probe.status !== 200) return { status: 'error', note: `${c.name}: ${probe.status} ${probe.text.slice(0, 200)}` };
+      if (probe.text !== plain.text) return { status: 'error', note: `${c.name}: the distinct body changed the answer` };
+    }
+    const requests: LoadRequest[] = inline.map((c) => ({ method: 'POST', path: '/v1/decisions/feasible-nodes', distinctBody: (n) => distinctPodBody(c.body, n) }));
+    const r = await runLoad({ url: service.url, requests, connections: s.connections, durationSec: s.durationSec, warmupSec: s.warmupSec, serverCpu: () => service.cpuSeconds() });
+    return { status: 'ok', ...r, cases: inline.length };
   } catch (e) {
     return fail(e);
   }

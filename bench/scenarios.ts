@@ -17,6 +17,17 @@ const DEFAULTS = [
 
 export const FEASIBLE_LIMIT = 20;
 
+/**
+ * The same inline pod, made distinct for the n-th request: one more toleration, for a taint key no node
+ * has (`NoSchedule`, so it plays no part in scoring either). The answer is the same; the service's
+ * answer cache (keyed by what the answer depends on) cannot recognise it, so every request is a full
+ * decision: admission, validation, compilation and the pass over every node.
+ */
+export function distinctPodBody(body: Record<string, any>, n: number): string {
+  const tolerations = [...(body.pod.tolerations ?? []), { key: `bench.taintwise.dev/request-${n}`, operator: 'Exists', effect: 'NoSchedule' }];
+  return JSON.stringify({ ...body, pod: { ...body.pod, tolerations } });
+}
+
 /** A mix of realistic pods over the whole cluster, each answered with `limit` 20. */
 export function podMix(inv: GeneratedInventory): PodCase[] {
   const limit = FEASIBLE_LIMIT;

@@ -9,6 +9,8 @@ export interface LoadRequest {
   path: string;
   body?: string;
   headers?: Record<string, string>;
+  /** When set, the n-th request sent (over the whole run) carries this body instead of `body`. */
+  distinctBody?: (n: number) => string;
 }
 
 export interface LoadOptions {
@@ -40,6 +42,9 @@ export interface LoadResult {
   perCoreCapacityRps?: number;
 }
 
+/** Requests sent with a `distinctBody` so far, over every run of this process: never the same body twice. */
+let sent = 0;
+
 function once(options: LoadOptions, durationSec: number, record: boolean): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const latencies: number[] = [];
@@ -53,7 +58,10 @@ function once(options: LoadOptions, durationSec: number, record: boolean): Promi
         connections: options.connections,
         duration: durationSec,
         timeout: 30,
-        requests: options.requests.map((r) => ({ method: r.method, path: r.path, body: r.body, headers: { 'content-type': 'application/json', ...(r.headers ?? {}) } })),
+        requests: options.requests.map((r) => ({
+          method: r.method, path: r.path, body: r.body, headers: { 'content-type': 'application/json', ...(r.headers ?? {}) },
+          ...(r.distinctBody ? { setupRequest: (req: Record<string, unknown>) => ({ ...req, body: r.distinctBody!(sent++) }) } : {}),
+        })),
       },
       (err: Error | null, result: any) => {
         if (err) return reject(err);

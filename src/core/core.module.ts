@@ -10,18 +10,33 @@ import { BullMqDelayedJobs } from '../timers/bullmq-delayed-jobs';
 import { systemClock } from '../timers/clock';
 import type { DelayedJobs, DelayedJobsErrorListener } from '../timers/delayed-jobs';
 import { InProcessDelayedJobs } from '../timers/in-process-delayed-jobs';
+import { TimerWrites } from '../timers/timer-writes';
 import { CLOCK, DATABASE, DELAYED_JOBS, REPLICA_ID } from './tokens';
 
-/** Closes the timers before the database, so no job handler runs against a closed pool. */
+/** How long shutdown waits for committed timer changes to reach the backend (the reconciler covers the rest). */
+const TIMER_WRITES_GRACE_MS = 5000;
+
+/**
+ * Writes the committed timer changes, then closes the timers before the database, so no job handler
+ * runs against a closed pool.
+ */
 @Injectable()
 class InfrastructureShutdown implements OnApplicationShutdown {
   private readonly logger = new Logger('shutdown');
   constructor(
     @Inject(DATABASE) private readonly database: Database,
     @Inject(DELAYED_JOBS) private readonly jobs: DelayedJobs,
+    private readonly timerWrites: TimerWrites,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), TIMER_WRITES_GRACE_MS);
+    });
+    const outcome = await Promise.race([this.timerWrites.settled().then(() => 'written' as const), graceOver]);
+    clearTimeout(timer);
+    if (outcome === 'late') this.logger.warn({ msg: 'timer changes still queued at shutdown; the reconciler arms their rows at the next start', queued: this.timerWrites.queued });
     await this.jobs.close().catch((e: unknown) => this.logger.warn({ msg: 'closing timers failed', err: String(e) }));
     await this.database.close().catch((e: unknown) => this.logger.warn({ msg: 'closing database failed', err: String(e) }));
   }
@@ -78,6 +93,7 @@ export class CoreModule {
             return new InProcessDelayedJobs({ clock, onError });
           },
         },
+        { provide: TimerWrites, inject: [DELAYED_JOBS], useFactory: (jobs: DelayedJobs) => new TimerWrites(jobs) },
         {
           provide: READINESS_CHECKS,
           inject: [DATABASE, DELAYED_JOBS],
@@ -88,7 +104,7 @@ export class CoreModule {
         },
         InfrastructureShutdown,
       ],
-      exports: [APP_CONFIG, Metrics, ApiKeys, CLOCK, REPLICA_ID, DATABASE, DELAYED_JOBS, READINESS_CHECKS],
+      exports: [APP_CONFIG, Metrics, ApiKeys, CLOCK, REPLICA_ID, DATABASE, DELAYED_JOBS, TimerWrites, READINESS_CHECKS],
     };
   }
 }

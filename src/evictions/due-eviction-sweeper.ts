@@ -1,10 +1,8 @@
-import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { DELAYED_JOBS } from '../core/tokens';
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { isActivePhase, type StoredPod } from '../inventory/model';
 import { NodeRepository } from '../inventory/node.repository';
 import { PodRepository } from '../inventory/pod.repository';
 import { UnitOfWork } from '../inventory/unit-of-work';
-import type { DelayedJobs } from '../timers/delayed-jobs';
 import { EvictionPlanner } from './eviction-planner';
 
 /** Who evictions done by a timer are recorded as (the upstream controller's name). */
@@ -16,8 +14,6 @@ export const SWEEP_BATCH = 5000;
 const FOLLOW_UP_MS = 250;
 /** A row whose own transaction failed alone is left out of sweeps for this long (then tried again). */
 const QUARANTINE_MS = 60_000;
-/** Timers cancelled per `cancelMany` call. */
-const CANCEL_CHUNK = 2000;
 
 interface DueRow {
   id: string;
@@ -79,22 +75,17 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
   private followUp?: NodeJS.Timeout;
   private stopped = false;
   private readonly quarantine = new Map<string, number>();
-  /** Timers of rows a batch resolved, cancelled in the background (see `batch`). */
-  private readonly staleTimers: string[] = [];
-  private cancelling?: Promise<void>;
 
   constructor(
     private readonly uow: UnitOfWork,
     private readonly nodes: NodeRepository,
     private readonly pods: PodRepository,
     private readonly planner: EvictionPlanner,
-    @Inject(DELAYED_JOBS) private readonly jobs: DelayedJobs,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
     if (this.followUp) clearTimeout(this.followUp);
-    await this.cancelling;
   }
 
   /** Resolves once a sweep that started after this call has finished (rejects if it failed). */
@@ -226,26 +217,11 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
       await this.planner.replan(tx, onNode, nodes, now, changes);
       // The timers of the rows resolved here are stale now (many have not fired yet: one firing
       // sweeps the whole burst). Cancelling them is only a saving — a stale timer wakes a sweep that
-      // finds nothing — so it must not delay the next batch: it happens after COMMIT, in the background.
-      this.staleTimers.push(...changes.timersToCancel);
-      changes.timersToCancel.clear();
+      // finds nothing — and, as every timer change, it is written after COMMIT in the background
+      // (TimerWrites), so it does not delay the next batch.
       return rows.length;
     });
-    this.cancelStaleTimers();
     return result;
-  }
-
-  private cancelStaleTimers(): void {
-    if (this.cancelling || this.staleTimers.length === 0) return;
-    this.cancelling = (async () => {
-      while (this.staleTimers.length > 0 && !this.stopped) {
-        const ids = this.staleTimers.splice(0, CANCEL_CHUNK);
-        await this.jobs.cancelMany(ids).catch((e: unknown) => this.logger.debug({ msg: 'could not cancel stale eviction timers', count: ids.length, err: String(e) }));
-      }
-      this.staleTimers.length = 0;
-    })().finally(() => {
-      this.cancelling = undefined;
-    });
   }
 
   /** Whether a due Scheduled row is left (committed state, no lock), quarantined ones aside. */

@@ -1,11 +1,11 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, DATABASE, DELAYED_JOBS, REPLICA_ID, type Database } from '../core/tokens';
+import { Inject, Injectable } from '@nestjs/common';
+import { CLOCK, DATABASE, REPLICA_ID, type Database } from '../core/tokens';
 import type { TaintwiseEvent } from '../events/event-bus';
 import { EventBus } from '../events/event-bus';
 import type { ChangeNotice } from '../snapshot/snapshot.service';
 import { SnapshotService } from '../snapshot/snapshot.service';
 import type { Clock } from '../timers/clock';
-import type { DelayedJobs } from '../timers/delayed-jobs';
+import { TimerWrites } from '../timers/timer-writes';
 import { Metrics } from '../ops/metrics';
 import { ChangeSet, type Actor } from './change-set';
 import { json, type Db } from './prisma-types';
@@ -15,28 +15,25 @@ export const CHANGE_CHANNEL = 'taintwise_changes';
 const MAX_NOTICE_BYTES = 7000;
 /** Past this many events in one transaction, they are inserted with one statement and one JSON parameter. */
 const BULK_EVENTS = 100;
-/** Timers armed or cancelled per `scheduleMany`/`cancelMany` call after commit. */
-const TIMER_CHUNK = 2000;
 const EVICTION_OUTCOMES: Record<string, string> = { EvictionExecuted: 'Executed', EvictionCancelled: 'Cancelled', EvictionScheduled: 'Scheduled', EvictionRescheduled: 'Rescheduled' };
 
 /**
  * Runs one mutation as one transaction (DESIGN.md point 3): the work writes state, eviction rows
  * and events; COMMIT; then — and only then — the snapshot, the timers, the live stream and the other
- * replicas hear of it. If arming a timer fails after commit (Redis down), the Scheduled row is still
- * in PostgreSQL and the reconciler re-arms it.
+ * replicas hear of it. Timers are armed and cancelled in the background (`TimerWrites`), in commit
+ * order; the answer does not wait for Redis. If arming fails (Redis down), the Scheduled row is
+ * still in PostgreSQL and the reconciler re-arms it.
  */
 @Injectable()
 export class UnitOfWork {
-  private readonly logger = new Logger('unit-of-work');
-
   constructor(
     @Inject(DATABASE) private readonly database: Database,
-    @Inject(DELAYED_JOBS) private readonly jobs: DelayedJobs,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(REPLICA_ID) private readonly replicaId: string,
     private readonly snapshot: SnapshotService,
     private readonly bus: EventBus,
     private readonly metrics: Metrics,
+    private readonly timerWrites: TimerWrites,
   ) {}
 
   now(): Date {
@@ -60,7 +57,7 @@ export class UnitOfWork {
       },
       { timeout: options.timeoutMs ?? 60_000, maxWait: 15_000 },
     );
-    await this.afterCommit(changes, events);
+    this.afterCommit(changes, events);
     return { result, changes };
   }
 
@@ -123,21 +120,9 @@ export class UnitOfWork {
     await tx.$executeRawUnsafe('SELECT pg_notify($1, $2)', CHANGE_CHANNEL, payload);
   }
 
-  private async afterCommit(changes: ChangeSet, events: TaintwiseEvent[]): Promise<void> {
+  private afterCommit(changes: ChangeSet, events: TaintwiseEvent[]): void {
     this.snapshot.apply(changes);
-    // In bulk: a few backend round trips per TIMER_CHUNK timers, not a few per timer.
-    const cancels = [...changes.timersToCancel];
-    for (let i = 0; i < cancels.length; i += TIMER_CHUNK) {
-      await this.jobs.cancelMany(cancels.slice(i, i + TIMER_CHUNK)).catch((e: unknown) =>
-        this.logger.warn({ msg: 'could not cancel timers; a stale timer only wakes a sweep that finds nothing', count: cancels.length, err: String(e) }),
-      );
-    }
-    const jobs = [...changes.timersToSchedule.values()];
-    for (let i = 0; i < jobs.length; i += TIMER_CHUNK) {
-      await this.jobs.scheduleMany(jobs.slice(i, i + TIMER_CHUNK)).catch((e: unknown) =>
-        this.logger.warn({ msg: 'could not arm timers; the reconciler will', count: jobs.length, err: String(e) }),
-      );
-    }
+    this.timerWrites.apply([...changes.timersToCancel], [...changes.timersToSchedule.values()]);
     for (const event of events) this.bus.publish(event);
     this.countEvictions(events);
   }

@@ -1,13 +1,13 @@
 import type { Database } from '../core/tokens';
-import type { Affinity, NodeCondition, PodResources, ResourceList, ResourceVector, Taint, TaintEffect, Toleration } from '../domain/types';
+import type { NodeCondition, ResourceList, Taint, TaintEffect } from '../domain/types';
 import type { StoredNode, StoredPod } from '../inventory/model';
+import { JsonInterner, POD_COLUMNS, podFromRow, toDate } from '../inventory/pod-rows';
 
 /**
  * Reads the whole inventory for the snapshot, fast: plain SQL on the driver (PostgreSQL's pg or
- * PGlite), rows as arrays, JSON columns as text parsed once per distinct value. Pods of one workload
- * share their tolerations, selectors and resources, so 150,000 pods carry a few thousand distinct
- * JSON values: interning them cuts the parse work and the snapshot's memory alike. (Prisma's
- * findMany took ~6x longer for the same 150,000 rows.) Read-only; the repositories stay the only writers.
+ * PGlite), rows as arrays, JSON columns as text parsed once per distinct value (`pod-rows.ts`).
+ * (Prisma's findMany took ~6x longer for the same 150,000 rows.) Read-only; the repositories stay
+ * the only writers.
  */
 export interface InventoryRows {
   nodes: StoredNode[];
@@ -71,54 +71,10 @@ async function loadActivePods(query: Query, json: JsonInterner): Promise<StoredP
   for (;;) {
     const where = after ? `AND id > '${after}'::uuid` : '';
     const rows = await query(
-      `SELECT id::text, namespace, name, uid, node_name, phase, bound_at, tolerations::text, node_selector::text, affinity::text, priority,
-              owner_kind, owner_name, resources::text, requests::text, host_network, resource_version, created_at, updated_at
-       FROM pods WHERE phase IN ('Pending', 'Running') ${where} ORDER BY id LIMIT ${PAGE}`,
+      `SELECT ${POD_COLUMNS} FROM pods WHERE phase IN ('Pending', 'Running') ${where} ORDER BY id LIMIT ${PAGE}`,
     );
-    for (const r of rows) pods.push(toPod(r, json));
+    for (const r of rows) pods.push(podFromRow(r, json));
     if (rows.length < PAGE) return pods;
     after = String(rows[rows.length - 1][0]);
   }
-}
-
-function toPod(r: Row, json: JsonInterner): StoredPod {
-  const [, namespace, name, uid, nodeName, phase, boundAt, tolerations, nodeSelector, affinity, priority, ownerKind, ownerName, resources, requests, hostNetwork, rv, createdAt, updatedAt] = r as [
-    string, string, string, string, string | null, string, Date | null, string, string, string | null, number, string | null, string | null, string, string, boolean, number, Date, Date,
-  ];
-  return {
-    namespace, name, uid, nodeName, phase,
-    boundAt: boundAt === null ? null : toDate(boundAt),
-    tolerations: json.parse(tolerations) as Toleration[],
-    nodeSelector: json.parse(nodeSelector) as Record<string, string>,
-    affinity: affinity === null ? null : (json.parse(affinity) as Affinity),
-    priority,
-    owner: ownerKind && ownerName ? { kind: ownerKind, name: ownerName } : null,
-    resources: json.parse(resources) as PodResources,
-    requests: json.parse(requests) as ResourceVector,
-    hostNetwork,
-    resourceVersion: String(rv),
-    createdAt: toDate(createdAt),
-    updatedAt: toDate(updatedAt),
-  };
-}
-
-/**
- * One parsed object per distinct JSON text. The shared objects are never mutated: the snapshot only
- * reads them, and writes replace whole StoredPod/StoredNode values.
- */
-class JsonInterner {
-  private readonly parsed = new Map<string, unknown>();
-
-  parse(text: string): unknown {
-    let value = this.parsed.get(text);
-    if (value === undefined) {
-      value = JSON.parse(text);
-      this.parsed.set(text, value);
-    }
-    return value;
-  }
-}
-
-function toDate(value: Date | string): Date {
-  return value instanceof Date ? value : new Date(value);
 }
