@@ -161,7 +161,7 @@ export class EvictionPlanner {
         })),
       });
     }
-    await this.pods.unbindMany(db, items.map((i) => i.pod.uid), 'Evicted');
+    await this.pods.unbindMany(db, items.map((i) => i.pod.uid), 'Evicted', now);
     for (const i of items) {
       const evicted: StoredPod = { ...i.pod, nodeName: null, phase: 'Evicted', boundAt: null, resourceVersion: String(Number(i.pod.resourceVersion) + 1), updatedAt: now };
       changes.pod(evicted);

@@ -89,15 +89,25 @@ export class PodRepository {
   }
 
   /** Unbinds many pods at once (evictions, node deletion). */
-  async unbindMany(db: Db, uids: readonly string[], phase: PodPhase): Promise<number> {
+  /**
+   * Unbinds the pods (an eviction: `nodeName: null`, the given phase). One array parameter, where
+   * Prisma's `in` binds one per pod (5,000 in a sweep batch); `updated_at` is the mutation's `now`,
+   * as the snapshot records it.
+   */
+  async unbindMany(db: Db, uids: readonly string[], phase: PodPhase, now: Date): Promise<number> {
     if (uids.length === 0) return 0;
-    const updated = await db.pod.updateMany({ where: { uid: { in: [...uids] } }, data: { nodeName: null, phase, boundAt: null, resourceVersion: { increment: 1 } } });
-    return updated.count;
+    return db.$executeRawUnsafe(
+      `UPDATE pods SET node_name = NULL, phase = $2, bound_at = NULL, resource_version = resource_version + 1, updated_at = $3::timestamptz WHERE uid = ANY($1::text[])`,
+      [...uids], phase, now.toISOString(),
+    );
   }
 
+  /** The pods with these uids, as `findActiveOnNodes` reads them (plain SQL, one array parameter). */
   async findByUids(db: Db, uids: readonly string[]): Promise<StoredPod[]> {
     if (uids.length === 0) return [];
-    return (await db.pod.findMany({ where: { uid: { in: [...uids] } } })).map(toStoredPod);
+    const rows = await db.$queryRawUnsafe<Array<Record<string, unknown>>>(`SELECT ${POD_COLUMNS} FROM pods WHERE uid = ANY($1::text[])`, [...uids]);
+    const json = new JsonInterner();
+    return rows.map((row) => podFromRow(Object.values(row), json));
   }
 
   async delete(db: Db, namespace: string, name: string): Promise<boolean> {
