@@ -473,6 +473,46 @@ async function measureTaintCommit(service: Service, storage: Storage, s: Setting
   }
 }
 
+/**
+ * Listens to `GET /v1/events?types=EvictionExecuted` (SSE) and records, for each eviction of a
+ * tolerationSeconds deadline on the given nodes, arrival time − evictAt.
+ */
+function watchEvictions(service: Service, nodes: Set<string>): { stop(expected: number, waitMs: number): Promise<number[]>; error?: string } {
+  const lags: number[] = [];
+  const controller = new AbortController();
+  const watcher: { stop(expected: number, waitMs: number): Promise<number[]>; error?: string } = {
+    async stop(expected, waitMs) {
+      const until = Date.now() + waitMs;
+      while (lags.length < expected && Date.now() < until) await sleep(100);
+      controller.abort();
+      return lags;
+    },
+  };
+  void (async () => {
+    const res = await fetch(`${service.url}/v1/events?types=EvictionExecuted`, { headers: { accept: 'text/event-stream' }, signal: controller.signal });
+    if (!res.ok || !res.body) throw new Error(`GET /v1/events answered ${res.status}`);
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      const arrived = Date.now();
+      buffer += decoder.decode(chunk, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const line = frame.split('\n').find((l) => l.startsWith('data: '));
+        if (!line) continue;
+        const event = JSON.parse(line.slice(6));
+        const data = event.data ?? {};
+        if (typeof data.evictAt === 'string' && nodes.has(data.node)) lags.push(arrived - Date.parse(data.evictAt));
+      }
+    }
+  })().catch((e: unknown) => {
+    if (!controller.signal.aborted) watcher.error = String(e);
+  });
+  return watcher;
+}
+
 async function measureEvictionLag(service: Service, s: Settings, inv: GeneratedInventory): Promise<Figure> {
   try {
     const names = inv.pools['batch-b'];
@@ -483,6 +523,10 @@ async function measureEvictionLag(service: Service, s: Settings, inv: GeneratedI
     const expected: number = answer.body.evictions?.scheduled ?? inv.dense.toleratingPerNode * names.length;
     const committedAt = Date.now();
     const dueAt = committedAt + s.drainSeconds * 1000;
+    // What a platform listening to the live stream sees: each EvictionExecuted event is published
+    // after its transaction commits, so its arrival is when the eviction became real. (executedAt,
+    // below, is the instant the sweep decided: its transaction's start.)
+    const stream = watchEvictions(service, nodes);
     await sleep(Math.max(0, dueAt - Date.now() + 1000));
     const deadline = Date.now() + 120_000;
     let lags: number[] = [];
@@ -500,7 +544,11 @@ async function measureEvictionLag(service: Service, s: Settings, inv: GeneratedI
       if (executed >= expected || Date.now() > deadline) break;
       await sleep(1000);
     }
-    const figure: Figure = { status: 'ok', expected, executed, commitMs: answer.ms, drainSeconds: s.drainSeconds, immediate: answer.body.evictions?.immediate, lagMs: summarize(lags), lagAfterCommitMs: summarize(afterCommit) };
+    const seen = await stream.stop(expected, 10_000);
+    const figure: Figure = {
+      status: 'ok', expected, executed, commitMs: answer.ms, drainSeconds: s.drainSeconds, immediate: answer.body.evictions?.immediate, lagMs: summarize(lags), lagAfterCommitMs: summarize(afterCommit),
+      ...(seen.length ? { observedLagMs: summarize(seen), observed: seen.length } : { observedNote: stream.error ?? 'no EvictionExecuted event arrived on GET /v1/events' }),
+    };
     if (executed < expected) figure.note = `${expected - executed} of ${expected} had not executed 120 s after they were due`;
     if (executed === 0) return { ...figure, status: 'error', note: `none of the ${expected} scheduled evictions executed within 120 s of being due` };
     return figure;
