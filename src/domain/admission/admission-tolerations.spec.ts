@@ -21,6 +21,10 @@ const dtsCases: Array<{ description: string; tolerations: Toleration[]; expected
   { description: 'B.8.15 an Equal value=x not-ready toleration counts as already tolerating', tolerations: [{ key: NR, operator: 'Equal', value: 'x', effect: 'NoExecute' }], expected: [{ key: NR, operator: 'Equal', value: 'x', effect: 'NoExecute' }, unreachable300] },
   { description: 'B.8.15 empty effect counts', tolerations: [{ key: UR, operator: 'Exists' }], expected: [{ key: UR, operator: 'Exists' }, notReady300] },
   { description: 'B.8.15 empty key (any operator) counts for both', tolerations: [{ operator: 'Equal', value: 'x', effect: 'NoExecute' }], expected: [{ operator: 'Equal', value: 'x', effect: 'NoExecute' }] },
+  { description: 'B.8.15 an unreachable toleration with its own seconds counts (kept, not re-timed)', tolerations: [{ key: UR, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 }], expected: [{ key: UR, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 }, notReady300] },
+  { description: 'B.8.15 an empty-key Exists NoExecute toleration with seconds counts for both', tolerations: [{ operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 1 }], expected: [{ operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 1 }] },
+  { description: 'B.8.15 an unknown operator on the key still counts (operator not examined)', tolerations: [{ key: NR, operator: 'Gt', value: '1', effect: 'NoExecute' }], expected: [{ key: NR, operator: 'Gt', value: '1', effect: 'NoExecute' }, unreachable300] },
+  { description: 'B.6.1 a PreferNoSchedule empty-key toleration does not count', tolerations: [{ operator: 'Exists', effect: 'PreferNoSchedule' }], expected: [{ operator: 'Exists', effect: 'PreferNoSchedule' }, notReady300, unreachable300] },
   { description: 'B.6.1 a NoSchedule not-ready toleration does not count', tolerations: [{ key: NR, operator: 'Exists', effect: 'NoSchedule' }], expected: [{ key: NR, operator: 'Exists', effect: 'NoSchedule' }, notReady300, unreachable300] },
 ];
 

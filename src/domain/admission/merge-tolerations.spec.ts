@@ -16,6 +16,7 @@ const supersetCases: Array<{ description: string; superset: Toleration; tolerati
   { description: 'B.6.3 NoExecute with seconds does not cover forever', superset: { key: 'a', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 60 }, toleration: { key: 'a', operator: 'Exists', effect: 'NoExecute' }, expected: false },
   { description: 'B.6.3 Equal covers an explicit Equal with the same value', superset: { key: 'a', value: 'v' }, toleration: { key: 'a', operator: 'Equal', value: 'v' }, expected: true },
   { description: 'B.6.3 Equal does not cover an operator-less toleration (upstream quirk)', superset: { key: 'a', operator: 'Equal', value: 'v' }, toleration: { key: 'a', value: 'v', effect: 'NoSchedule' }, expected: false },
+  { description: 'B.6.3 Equal without values covers an explicit Equal without value (absent = "")', superset: { key: 'a' }, toleration: { key: 'a', operator: 'Equal' }, expected: true },
   { description: 'B.6.3 Equal with another value', superset: { key: 'a', value: 'v' }, toleration: { key: 'a', operator: 'Equal', value: 'w' }, expected: false },
   { description: 'B.6.3 unknown operator covers nothing but itself', superset: { key: 'a', operator: 'Gt', value: '1' }, toleration: { key: 'a', operator: 'Gt', value: '2' }, expected: false },
 ];

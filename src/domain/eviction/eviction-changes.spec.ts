@@ -1,5 +1,5 @@
 import { classifyEvictionChange, diffEvictionDecisions, partitionTaintImpact, type EvictionChangeKind } from './eviction-changes';
-import type { EvictionDecision } from './decide-eviction';
+import { decideEviction, type EvictionDecision } from './decide-eviction';
 import type { Taint, Toleration } from '../types';
 
 const T0 = new Date('2026-01-01T00:00:00Z');
@@ -96,5 +96,79 @@ describe('partitionTaintImpact (API.md taint-impact)', () => {
       expect(evictions[0]).toMatchObject({ pod: p, node: 'n1', action: expected.action, afterSeconds: expected.afterSeconds, evictAt: expected.evictAt });
       expect(evictions[0].decision.action).toBe(expected.action);
     }
+  });
+});
+
+// One pod, its node's NoExecute taints and/or its tolerations changing: what A.3/A.4 say about the
+// pending eviction. `tolerationsAfter` models a toleration change (the pod replaced); otherwise only
+// the taints change and diffEvictionDecisions must agree.
+const onePodCases: Array<{
+  description: string; tolerations: Toleration[]; tolerationsAfter?: Toleration[]; before: Taint[]; after: Taint[]; now: number;
+  expected: EvictionChangeKind | undefined; evictAt?: number;
+}> = [
+  { description: 'A.4 adding a forever toleration first in pod order cancels a pending eviction', tolerations: [tolerate('maintenance', 300)], tolerationsAfter: [tolerate('maintenance'), tolerate('maintenance', 300)], before: [noExecute('maintenance')], after: [noExecute('maintenance')], now: 10, expected: 'Cancelled' },
+  { description: 'A.4 adding a forever toleration cancels an immediate eviction', tolerations: [], tolerationsAfter: [tolerate('maintenance')], before: [noExecute('maintenance')], after: [noExecute('maintenance')], now: 10, expected: 'Cancelled' },
+  { description: 'B.8.12 a forever toleration appended after a finite one changes nothing: the first decides', tolerations: [tolerate('maintenance', 300)], tolerationsAfter: [tolerate('maintenance', 300), tolerate('maintenance')], before: [noExecute('maintenance')], after: [noExecute('maintenance')], now: 10, expected: undefined },
+  { description: 'A.3 a changed tolerationSeconds re-times the pending eviction (kubernetes#102993)', tolerations: [tolerate('maintenance', 300)], tolerationsAfter: [tolerate('maintenance', 60)], before: [noExecute('maintenance')], after: [noExecute('maintenance')], now: 10, expected: 'Rescheduled', evictAt: 60 },
+  { description: 'A.3 seconds shortened below the time already elapsed make it immediate', tolerations: [tolerate('maintenance', 300)], tolerationsAfter: [tolerate('maintenance', 5)], before: [noExecute('maintenance')], after: [noExecute('maintenance')], now: 10, expected: 'EvictNow', evictAt: 5 },
+  { description: 'B.8.14 removing the last untolerated taint cancels, a forever-tolerated one staying', tolerations: [tolerate('a')], before: [noExecute('a'), noExecute('b')], after: [noExecute('a')], now: 10, expected: 'Cancelled' },
+  { description: 'B.8.14 removing the last finite taint cancels, a forever-tolerated one staying', tolerations: [tolerate('a'), tolerate('b', 300)], before: [noExecute('a'), noExecute('b')], after: [noExecute('a')], now: 10, expected: 'Cancelled' },
+  { description: 'A.3 removing the earlier of two finite taints re-times to the later one', tolerations: [tolerate('a', 60), tolerate('b', 300)], before: [noExecute('a'), noExecute('b')], after: [noExecute('b')], now: 10, expected: 'Rescheduled', evictAt: 300 },
+  { description: 'A.4 removed then quickly re-added (kubernetes#107543): scheduled again from the new timeAdded', tolerations: [tolerate('maintenance', 300)], before: [], after: [noExecute('maintenance', 8)], now: 8, expected: 'Scheduled', evictAt: 308 },
+  { description: 'A.4 a stale timer for the first taint fires after the re-add: the re-read re-times, it does not evict', tolerations: [tolerate('maintenance', 300)], before: [noExecute('maintenance', 0)], after: [noExecute('maintenance', 8)], now: 8, expected: 'Rescheduled', evictAt: 308 },
+  { description: 'A.4 the re-added taint still evicts on time: at its deadline the re-read says now', tolerations: [tolerate('maintenance', 300)], before: [], after: [noExecute('maintenance', 8)], now: 308, expected: 'EvictNow', evictAt: 308 },
+];
+
+describe('eviction changes of one pod (SEMANTICS A.3, A.4, B.8.14)', () => {
+  it.each(onePodCases)('$description', ({ tolerations, tolerationsAfter, before, after, now: seconds, expected, evictAt }) => {
+    const p = pod('p', tolerations);
+    const decisionBefore = decideEviction(p, before, at(seconds));
+    const decisionAfter = decideEviction({ ...p, tolerations: tolerationsAfter ?? tolerations }, after, at(seconds));
+    expect(classifyEvictionChange(decisionBefore, decisionAfter)).toBe(expected);
+    if (evictAt !== undefined) expect(decisionAfter).toMatchObject({ evictAt: at(evictAt) });
+    if (tolerationsAfter === undefined) {
+      expect(diffEvictionDecisions([p], before, after, at(seconds)).map((c) => c.kind)).toEqual(expected === undefined ? [] : [expected]);
+    }
+  });
+});
+
+describe('partitionTaintImpact over several pods sharing lists (API.md taint-impact)', () => {
+  const finite = [tolerate('maintenance', 300)];
+  const forever = [tolerate('maintenance')];
+  const maintenanceTaints = [noExecute('maintenance', 0)];
+  const otherTaints = [noExecute('other', 0)];
+  const cases = [
+    {
+      description: 'A.3 pods sharing one toleration list are each timed from their own boundAt',
+      entries: [
+        { pod: pod('early', finite, 0), node: 'n1', taints: maintenanceTaints },
+        { pod: pod('late', finite, 100), node: 'n2', taints: maintenanceTaints },
+        { pod: pod('stays', forever, 0), node: 'n1', taints: maintenanceTaints },
+      ],
+      now: 10,
+      evictions: [{ name: 'early', node: 'n1', action: 'EvictAfter', afterSeconds: 290, evictAt: at(300) }, { name: 'late', node: 'n2', action: 'EvictAfter', afterSeconds: 390, evictAt: at(400) }],
+      tolerating: [{ name: 'stays', node: 'n1' }],
+    },
+    {
+      description: 'A.3 one toleration list against two nodes\' taint lists is decided per node',
+      entries: [
+        { pod: pod('a', finite, 0), node: 'n1', taints: maintenanceTaints },
+        { pod: pod('b', finite, 0), node: 'n2', taints: otherTaints },
+        { pod: pod('c', finite, 0), node: 'n3', taints: otherTaints },
+      ],
+      now: 10,
+      evictions: [
+        { name: 'a', node: 'n1', action: 'EvictAfter', afterSeconds: 290, evictAt: at(300) },
+        { name: 'b', node: 'n2', action: 'EvictNow', afterSeconds: 0, evictAt: at(10) },
+        { name: 'c', node: 'n3', action: 'EvictNow', afterSeconds: 0, evictAt: at(10) },
+      ],
+      tolerating: [],
+    },
+  ];
+  it.each(cases)('$description', ({ entries, now: seconds, evictions, tolerating }) => {
+    const result = partitionTaintImpact(entries, at(seconds));
+    expect(result.evictions.map((e) => ({ name: e.pod.name, node: e.node, action: e.action, afterSeconds: e.afterSeconds, evictAt: e.evictAt }))).toEqual(evictions);
+    expect(result.tolerating.map((t) => ({ name: t.pod.name, node: t.node }))).toEqual(tolerating);
+    for (const e of result.evictions) expect(e.decision).toEqual(decideEviction(e.pod, entries.find((x) => x.pod === e.pod)!.taints, at(seconds)));
   });
 });

@@ -44,3 +44,26 @@ describe('B.8.13 versus A.3: where taintwise deliberately differs from upstream'
     expect(decision).toMatchObject({ action: 'EvictAfter', afterSeconds: minTolerationTime(tolerations) });
   });
 });
+
+// B.8.13 as a table: upstream's timer (observation time, never re-timed while pending) against A.3's
+// deadline `max(timeAdded, boundAt) + max(0, seconds)` read from stored state at any instant.
+const b813Cases: Array<{
+  description: string; seconds: number; taintAddedAt: number; boundAt: number; now: number; upstreamSeconds: number;
+  expected: { action: string; afterSeconds?: number; evictAt?: Date };
+}> = [
+  { description: 'B.8.13 controller restart 50 s after the taint: upstream restarts 60 s, A.3 leaves 10 s', seconds: 60, taintAddedAt: 0, boundAt: 0, now: 50, upstreamSeconds: 60, expected: { action: 'EvictAfter', afterSeconds: 10, evictAt: at(60) } },
+  { description: 'B.8.13 restart after the deadline: A.3 evicts at once instead of waiting again', seconds: 60, taintAddedAt: 0, boundAt: 0, now: 90, upstreamSeconds: 60, expected: { action: 'EvictNow', evictAt: at(60) } },
+  { description: 'B.8.13 lengthened seconds while pending: A.3 re-times later (upstream keeps the old timer)', seconds: 600, taintAddedAt: 0, boundAt: 0, now: 50, upstreamSeconds: 600, expected: { action: 'EvictAfter', afterSeconds: 550, evictAt: at(600) } },
+  { description: 'B.8.13 shortened seconds while pending: A.3 re-times earlier', seconds: 55, taintAddedAt: 0, boundAt: 0, now: 50, upstreamSeconds: 55, expected: { action: 'EvictAfter', afterSeconds: 5, evictAt: at(55) } },
+  { description: 'B.8.13 shortened below the time already elapsed: A.3 evicts now', seconds: 30, taintAddedAt: 0, boundAt: 0, now: 50, upstreamSeconds: 30, expected: { action: 'EvictNow', evictAt: at(30) } },
+  { description: 'B.8.13 fresh taint and binding: A.3 equals upstream', seconds: 120, taintAddedAt: 10, boundAt: 10, now: 10, upstreamSeconds: 120, expected: { action: 'EvictAfter', afterSeconds: 120, evictAt: at(130) } },
+];
+
+describe('B.8.13 upstream observation-time timer versus A.3 stored deadlines (table)', () => {
+  it.each(b813Cases)('$description', ({ seconds, taintAddedAt, boundAt, now, upstreamSeconds, expected }) => {
+    const tolerations: Toleration[] = [{ key: 'maintenance', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds }];
+    expect(minTolerationTime(tolerations)).toBe(upstreamSeconds);
+    const decision = decideEviction({ tolerations, boundAt: at(boundAt) }, [noExecute('maintenance', at(taintAddedAt))], at(now));
+    expect(decision).toMatchObject(expected);
+  });
+});

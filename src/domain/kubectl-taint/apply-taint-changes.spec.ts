@@ -31,6 +31,8 @@ const cases: Array<{
   { description: 'B.3.3 overwrite with a new taint: modified (overwrite decides)', current: [], changes: { add: [{ key: 'k', effect: 'NoSchedule' }], remove: [] }, overwrite: true, expected: [{ key: 'k', effect: 'NoSchedule', timeAdded: now }], changed: true, operation: 'modified' },
   { description: 'B.3.3 overwrite and remove in one command', current: [gpu, legacy], changes: { add: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }], remove: [{ key: 'legacy', effect: 'NoSchedule' }] }, overwrite: true, expected: [gpu], changed: true, operation: 'modified' },
   { description: 'B.3.3 value "" and absent are the same when overwriting', current: [maint], changes: { add: [{ key: 'maintenance', value: '', effect: 'NoExecute' }], remove: [] }, overwrite: true, expected: [maint], changed: false, operation: 'modified' },
+  { description: 'B.8.16/A.3 overwrite re-adding a value-less taint keeps its timeAdded', current: [maint, gpu], changes: { add: [{ key: 'maintenance', effect: 'NoExecute' }], remove: [] }, overwrite: true, expected: [maint, gpu], changed: false, operation: 'modified' },
+  { description: 'B.8.16 overwrite giving a value-less taint a value restarts its clock', current: [maint], changes: { add: [{ key: 'maintenance', value: 'v2', effect: 'NoExecute' }], remove: [] }, overwrite: true, expected: [{ key: 'maintenance', value: 'v2', effect: 'NoExecute', timeAdded: now }], changed: true, operation: 'modified' },
   { description: 'B.3.3 nothing to do on an empty command', current: [gpu], changes: { add: [], remove: [] }, expected: [gpu], changed: false, operation: 'untainted' },
 ];
 

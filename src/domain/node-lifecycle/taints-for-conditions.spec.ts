@@ -1,5 +1,5 @@
 import type { NodeCondition, Taint } from '../types';
-import { isLifecycleTaint, taintsForConditions } from './taints-for-conditions';
+import { isLifecycleTaint, LIFECYCLE_NO_EXECUTE_KEYS, LIFECYCLE_NO_SCHEDULE_KEYS, taintsForConditions } from './taints-for-conditions';
 
 const before = new Date('2025-01-01T00:00:00Z');
 const now = new Date('2025-06-01T12:00:00Z');
@@ -49,5 +49,14 @@ const lifecycleCases = [
 describe('isLifecycleTaint (SEMANTICS B.6.4)', () => {
   it.each(lifecycleCases)('$description', ({ taint, expected }) => {
     expect(isLifecycleTaint(taint)).toBe(expected);
+  });
+});
+
+describe('the keys the lifecycle controller owns (SEMANTICS B.6.4)', () => {
+  it.each([
+    { description: 'B.6.4 NoSchedule: the five condition keys and unschedulable', keys: LIFECYCLE_NO_SCHEDULE_KEYS, expected: ['not-ready', 'unreachable', 'memory-pressure', 'disk-pressure', 'network-unavailable', 'pid-pressure', 'unschedulable'].map(k) },
+    { description: 'B.6.4 NoExecute: only not-ready and unreachable', keys: LIFECYCLE_NO_EXECUTE_KEYS, expected: ['not-ready', 'unreachable'].map(k) },
+  ])('$description', ({ keys, expected }) => {
+    expect([...keys].sort()).toEqual([...expected].sort());
   });
 });

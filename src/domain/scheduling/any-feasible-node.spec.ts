@@ -28,6 +28,17 @@ describe('passesFilters / anyFeasibleNode (B.4.3 filter plugins, yes/no)', () =>
     expect(passesFilters(pod, n, new Map())).toBe(expected);
   });
 
+  it.each([
+    { description: 'B.4.1 one verdict per shared taint array: an untolerated array fails every node that shares it', tolerations: [] as Toleration[], expected: [false, false] },
+    { description: 'B.4.1 one verdict per shared taint array: a tolerated array passes every node that shares it', tolerations: [{ key: 'dedicated', operator: 'Exists' }], expected: [true, true] },
+  ])('$description', ({ tolerations, expected }) => {
+    const shared = [gpu];
+    const verdicts = new Map<readonly Taint[], boolean>();
+    const pod = compiled({ tolerations });
+    expect([node('a', { taints: shared }), node('b', { taints: shared })].map((n) => passesFilters(pod, n, verdicts))).toEqual(expected);
+    expect([...verdicts]).toEqual([[shared, expected[0]]]);
+  });
+
   it('stops at the first feasible node and honours skip', () => {
     const seen: string[] = [];
     const nodes = [node('a', { taints: [gpu] }), node('b'), node('c')];

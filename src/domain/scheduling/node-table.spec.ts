@@ -1,4 +1,4 @@
-import type { SchedulingNode, Taint } from '../types';
+import type { ResourceVector, SchedulingNode, Taint } from '../types';
 import { decideFeasibleNodes } from './feasible-nodes';
 import {
   attachNodeTable, buildNodeTable, nodeIndex, nodeTableOf, projectLabels, resourceFree, withNodeResources, withRefreshedResources,
@@ -172,5 +172,42 @@ describe('derived tables', () => {
     const subset = decideFeasibleNodes(pod, table, { candidates: Int32Array.from(pick) });
     expect(subset).toEqual(decideFeasibleNodes(pod, pick.map((i) => many[i])));
     expect(subset.totalNodes).toBe(7);
+  });
+});
+
+describe('node table edge rows (B.4.3 NodeResourcesFit columns, NodeAffinity groups)', () => {
+  it.each([
+    { description: 'B.4.3 a pods limit with no pods requested yet: one more fits', allocatable: { pods: 1 }, requested: {}, tooManyPods: 0 },
+    { description: 'B.4.3 a pods limit of 0 with no pods requested: Too many pods', allocatable: { pods: 0 }, requested: {}, tooManyPods: 1 },
+    { description: 'B.4.3 no pods limit in allocatable: never too many', allocatable: { cpu: 1 }, requested: { pods: 1e6 }, tooManyPods: 0 },
+    { description: 'B.4.3 no allocatable at all: never too many', allocatable: null, requested: { pods: 1e6 }, tooManyPods: 0 },
+  ] as Array<{ description: string; allocatable: ResourceVector | null; requested: ResourceVector; tooManyPods: number }>)('$description', ({ allocatable, requested, tooManyPods }) => {
+    expect([...buildNodeTable([node('a', { allocatable, requested })]).tooManyPods]).toEqual([tooManyPods]);
+  });
+
+  it.each([
+    { description: 'the metadata.name column is built once and shared by later key sets', keys: [{ labels: [], name: true }, { labels: ['zone'], name: true }], classCounts: [3, 3] },
+    { description: 'duplicate names share one metadata.name group', keys: [{ labels: [], name: true }], classCounts: [3] },
+  ])('$description', ({ keys, classCounts }) => {
+    const table = buildNodeTable([node('a', { labels: { zone: 'x' } }), node('b', { labels: { zone: 'x' } }), node('b', { labels: { zone: 'x' } }), node('c', { labels: { zone: 'x' } })]);
+    const projections = keys.map((k) => projectLabels(table, k));
+    expect(projections.map((p) => p.classCount)).toEqual(classCounts);
+    expect([...projections[0].classOf]).toEqual([0, 1, 1, 2]);
+  });
+
+  it.each([
+    { description: 'label columns keep at most 256 keys, dropping the oldest first', others: 256, zoneKept: false },
+    { description: 'label columns below the cap are all kept', others: 100, zoneKept: true },
+  ])('$description', ({ others, zoneKept }) => {
+    const table = buildNodeTable([node('a', { labels: { zone: 'x' } }), node('b', { labels: { zone: 'y' } })]);
+    const first = projectLabels(table, { labels: ['zone'], name: false });
+    const zoneColumn = table.labelCaches.columns.get('zone');
+    for (let k = 0; k < others; k++) projectLabels(table, { labels: [`key-${k}`], name: false });
+    expect(table.labelCaches.columns.size).toBe(Math.min(256, others + 1));
+    expect(table.labelCaches.columns.get('zone') === zoneColumn).toBe(zoneKept);
+    for (let k = 0; k < 64; k++) projectLabels(table, { labels: [`key-${k}`, 'pad'], name: false }); // push the cached projection out
+    const again = projectLabels(table, { labels: ['zone'], name: false });
+    expect(again).not.toBe(first);
+    expect([...again.classOf]).toEqual([...first.classOf]);
   });
 });

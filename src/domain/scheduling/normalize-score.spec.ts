@@ -1,4 +1,4 @@
-import { defaultNormalizeScore, normalizeScore, totalScore } from './normalize-score';
+import { defaultNormalizeScore, MAX_NODE_SCORE, NODE_AFFINITY_WEIGHT, normalizeScore, TAINT_TOLERATION_WEIGHT, totalScore } from './normalize-score';
 
 // pkg/scheduler/framework/plugins/helper/normalize_score.go DefaultNormalizeScore.
 const listCases: Array<{ description: string; raws: number[]; reverse: boolean; expected: number[] }> = [
@@ -36,5 +36,15 @@ const totalCases: Array<{ description: string; tt: number; na: number; ran: bool
 describe('totalScore', () => {
   it.each(totalCases)('$description', ({ tt, na, ran, expected }) => {
     expect(totalScore(tt, na, ran)).toBe(expected);
+  });
+});
+
+describe('upstream scoring constants (SEMANTICS B.4.1)', () => {
+  it.each([
+    { description: 'B.4.1 TaintToleration default plugin weight is 3', value: TAINT_TOLERATION_WEIGHT, expected: 3 },
+    { description: 'B.4.1 NodeAffinity default plugin weight is 2', value: NODE_AFFINITY_WEIGHT, expected: 2 },
+    { description: 'B.4.1 DefaultNormalizeScore maxPriority is framework.MaxNodeScore = 100', value: MAX_NODE_SCORE, expected: 100 },
+  ])('$description', ({ value, expected }) => {
+    expect(value).toBe(expected);
   });
 });

@@ -3,6 +3,7 @@ import {
   filterTolerations,
   firstUntoleratedFilterTaint,
   preferNoScheduleTolerations,
+  REDACTED_TAINT_MESSAGE,
   untoleratedTaintReason,
 } from './taint-toleration';
 import type { Taint, Toleration } from '../types';
@@ -60,6 +61,13 @@ const reasonCases = [
 describe('untoleratedTaintReason (SEMANTICS A.2)', () => {
   it.each(reasonCases)('$description', ({ taint, redact, expected }) => {
     expect(untoleratedTaintReason(taint, redact)).toEqual(expected);
+  });
+
+  it.each([
+    { description: 'B.4.1/B.8.11 the redacted reason is upstream\'s text since PR #134740', value: REDACTED_TAINT_MESSAGE, expected: 'node(s) had untolerated taint(s)' },
+  ])('$description', ({ value, expected }) => {
+    expect(value).toBe(expected);
+    expect(untoleratedTaintReason(noExecute('any', 'x'), true).message).toBe(value);
   });
 });
 

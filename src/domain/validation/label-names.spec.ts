@@ -1,4 +1,4 @@
-import { isDns1123Subdomain, isQualifiedName, isValidLabelValue, regexError, validateLabelName } from './label-names';
+import { isDns1123Subdomain, isQualifiedName, isValidLabelValue, maxLenError, regexError, validateLabelName } from './label-names';
 
 // Upstream texts, written out (not computed) so a drift in the implementation shows.
 const NAME_REGEX =
@@ -69,5 +69,14 @@ describe('label-name helpers', () => {
       { field: 'tolerations[0].key', type: 'Invalid value', message: 'Invalid value: "": name part must be non-empty' },
       { field: 'tolerations[0].key', type: 'Invalid value', message: `Invalid value: "": ${NAME_REGEX}` },
     ]);
+  });
+});
+
+describe('MaxLenError (apimachinery validation)', () => {
+  it.each([
+    { description: 'B.2.1 label names and values: 63', length: 63, expected: 'must be no more than 63 characters' },
+    { description: 'B.2.1 DNS-1123 subdomain prefixes: 253', length: 253, expected: 'must be no more than 253 characters' },
+  ])('$description', ({ length, expected }) => {
+    expect(maxLenError(length)).toBe(expected);
   });
 });

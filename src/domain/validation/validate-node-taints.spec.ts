@@ -45,3 +45,16 @@ describe('validateNodeTaints (SEMANTICS B.2.2)', () => {
     expect(validateNodeTaints({} as never)).toEqual([inv('taints', 'Invalid value: {}: must be a list of taints')]);
   });
 });
+
+describe('validateNodeTaints under upstream\'s path (SEMANTICS B.8.8: metadata.taints[i])', () => {
+  it.each([
+    { description: 'B.8.8 a bad value is reported at metadata.taints[i].value', taints: [t({ key: 'k', value: 'a b', effect: 'NoSchedule' })], fields: ['metadata.taints[0].value'] },
+    { description: 'B.8.8 an empty effect is Required at metadata.taints[i].effect', taints: [t({ key: 'k' })], fields: ['metadata.taints[0].effect'] },
+    { description: 'B.8.8 a duplicate is reported at metadata.taints[i]', taints: [t({ key: 'k', effect: 'NoSchedule' }), t({ key: 'k', effect: 'NoSchedule' })], fields: ['metadata.taints[1]'] },
+    { description: 'B.8.8 an empty key gives two errors at metadata.taints[i].key', taints: [t({ key: '', effect: 'NoExecute' })], fields: ['metadata.taints[0].key', 'metadata.taints[0].key'] },
+  ])('$description', ({ taints, fields }) => {
+    const errors = validateNodeTaints(taints, 'metadata.taints');
+    expect(errors.map((e) => e.field)).toEqual(fields);
+    expect(errors.map((e) => e.message)).toEqual(validateNodeTaints(taints).map((e) => e.message));
+  });
+});

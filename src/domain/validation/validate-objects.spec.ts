@@ -1,5 +1,6 @@
+import type { Affinity } from '../types';
 import type { NodeObject, PodObject } from './validate-objects';
-import { validateNodeObject, validatePodSpecObject, validateNamespaceName, validateResourceList } from './validate-objects';
+import { validateLabels, validateNodeAffinity, validateNodeObject, validateObjectName, validatePodSpecObject, validateNamespaceName, validateResourceList } from './validate-objects';
 
 const options = { comparisonOperators: true };
 const node = { name: 'n1', labels: {}, taints: [], conditions: [], allocatable: null };
@@ -56,5 +57,47 @@ describe('names', () => {
   });
   it('accepts hugepages and standard resources without a qualified-name check', () => {
     expect(validateResourceList({ 'hugepages-1Gi': '2Gi', cpu: '100m', 'ephemeral-storage': '1G' }, 'r')).toEqual([]);
+  });
+});
+
+describe('validateNodeAffinity: well-formed terms pass (ValidateNodeSelectorRequirement)', () => {
+  const required = (expr: object) => ({ nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [expr] }] } } });
+  const fields = (r: object) => ({ nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [r] }] } } });
+  const preferred = (weight: number) => ({ nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight, preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] } }] } });
+  const at = 'affinity.nodeAffinity';
+  it.each([
+    { description: 'no affinity at all', affinity: null, expected: [] as string[] },
+    { description: 'an affinity without nodeAffinity', affinity: {}, expected: [] },
+    { description: 'In with values', affinity: required({ key: 'zone', operator: 'In', values: ['a', 'b'] }), expected: [] },
+    { description: 'NotIn with values', affinity: required({ key: 'zone', operator: 'NotIn', values: ['c'] }), expected: [] },
+    { description: 'Exists without values', affinity: required({ key: 'gpu', operator: 'Exists' }), expected: [] },
+    { description: 'DoesNotExist with an empty list', affinity: required({ key: 'gpu', operator: 'DoesNotExist', values: [] }), expected: [] },
+    { description: 'Gt with exactly one value', affinity: required({ key: 'cores', operator: 'Gt', values: ['8'] }), expected: [] },
+    { description: 'Lt without values', affinity: required({ key: 'cores', operator: 'Lt' }), expected: [`${at}.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values`] },
+    { description: 'an invalid key is reported at .key', affinity: required({ key: 'bad key', operator: 'Exists' }), expected: [`${at}.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].key`] },
+    { description: 'matchFields metadata.name In with one value', affinity: fields({ key: 'metadata.name', operator: 'In', values: ['n1'] }), expected: [] },
+    { description: 'matchFields without values', affinity: fields({ key: 'metadata.name', operator: 'NotIn' }), expected: [`${at}.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchFields[0].values`] },
+    { description: 'preferred weight 1 is the lower bound', affinity: preferred(1), expected: [] },
+    { description: 'preferred weight 100 is the upper bound', affinity: preferred(100), expected: [] },
+    { description: 'preferred weight 101 is out of range', affinity: preferred(101), expected: [`${at}.preferredDuringSchedulingIgnoredDuringExecution[0].weight`] },
+  ] as Array<{ description: string; affinity: Affinity | null; expected: string[] }>)('$description', ({ affinity, expected }) => {
+    expect(validateNodeAffinity(affinity, at).map((e) => e.field)).toEqual(expected);
+  });
+});
+
+describe('object names and labels (ValidateNodeName, ValidateLabels)', () => {
+  it.each([
+    { description: 'B.2.2 a DNS-1123 subdomain node name', name: 'gke-prod-1.example', expected: [] as string[] },
+    { description: 'B.2.2 an empty name is required', name: '', expected: ['Required value: name or generateName is required'] },
+    { description: 'B.2.2 upper case is not a DNS-1123 subdomain', name: 'Node1', expected: ["Invalid value: \"Node1\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"] },
+  ])('$description', ({ name, expected }) => {
+    expect(validateObjectName(name).map((e) => e.message)).toEqual(expected);
+  });
+
+  it.each([
+    { description: 'B.2.2 valid labels', labels: { 'topology.kubernetes.io/zone': 'a', empty: '' }, expected: [] as string[] },
+    { description: 'B.2.2 a bad key and a bad value are both reported at the path', labels: { 'a b': 'ok', k: 'bad value' }, expected: ['labels', 'labels'] },
+  ] as Array<{ description: string; labels: Record<string, string>; expected: string[] }>)('$description', ({ labels, expected }) => {
+    expect(validateLabels(labels, 'labels').map((e) => e.field)).toEqual(expected);
   });
 });
