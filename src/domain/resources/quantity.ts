@@ -91,6 +91,16 @@ function unitScale(resource: string): number {
 }
 
 /**
+ * Whether the text is a well-formed quantity below zero (`-1`, `-500m`): Kubernetes parses it, then
+ * refuses it with `must be greater than or equal to 0` (`ValidateNonnegativeQuantity`).
+ * @example isNegativeQuantity('-1Gi') === true; isNegativeQuantity('-0') === false; isNegativeQuantity('x') === false
+ */
+export function isNegativeQuantity(text: string): boolean {
+  const exact = parseExactQuantity(text);
+  return exact !== undefined && exact.negative && exact.mantissa !== 0n;
+}
+
+/**
  * The canonical integer amount of `resource` for `text`, or undefined when the text is not a
  * quantity, is negative (requests, limits and allocatable must be ≥ 0), or does not fit a safe integer.
  * @example canonicalAmount('cpu', '0.1') === 100; canonicalAmount('memory', '1.5Ki') === 1536

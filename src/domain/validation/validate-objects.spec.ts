@@ -58,6 +58,18 @@ describe('names', () => {
   it('accepts hugepages and standard resources without a qualified-name check', () => {
     expect(validateResourceList({ 'hugepages-1Gi': '2Gi', cpu: '100m', 'ephemeral-storage': '1G' }, 'r')).toEqual([]);
   });
+  // ValidateResourceQuantityValue: a quantity that parses but is below zero gets
+  // ValidateNonnegativeQuantity's wording; one that does not parse gets the quantity regex.
+  it.each([
+    { value: '-1Gi', message: 'Invalid value: "-1Gi": must be greater than or equal to 0' },
+    { value: '-500m', message: 'Invalid value: "-500m": must be greater than or equal to 0' },
+    { value: '-0', message: undefined },
+    { value: 'lots', message: 'Invalid value: "lots": must match the regular expression' },
+  ])('resource quantity $value', ({ value, message }) => {
+    const errors = validateResourceList({ memory: value }, 'r');
+    if (message === undefined) expect(errors).toEqual([]);
+    else expect(errors.map((e) => `${e.field}: ${e.message}`)).toEqual([expect.stringContaining(`r[memory]: ${message}`)]);
+  });
 });
 
 describe('validateNodeAffinity: well-formed terms pass (ValidateNodeSelectorRequirement)', () => {

@@ -1,4 +1,4 @@
-import { canonicalAmount } from '../resources/quantity';
+import { canonicalAmount, isNegativeQuantity } from '../resources/quantity';
 import type { Affinity, FieldError, NodeCondition, NodeSelectorTerm, PodResources, ResourceList, Taint, Toleration } from '../types';
 import { invalid, notSupported, required } from './field-errors';
 import { isDns1123Subdomain, isValidLabelValue, validateLabelName } from './label-names';
@@ -44,9 +44,8 @@ export function validateResourceList(list: ResourceList | null | undefined, path
     const at = `${path}[${name}]`;
     const nameErrors = name === 'cpu' || name === 'memory' || name === 'pods' || name === 'ephemeral-storage' || name.startsWith('hugepages-')
       ? [] : validateLabelName(name, at);
-    const amount = canonicalAmount(name, value);
-    if (amount === undefined) return [...nameErrors, invalid(at, value, QUANTITY_HINT)];
-    if (amount < 0) return [...nameErrors, invalid(at, value, 'must be greater than or equal to 0')];
+    if (isNegativeQuantity(value)) return [...nameErrors, invalid(at, value, 'must be greater than or equal to 0')];
+    if (canonicalAmount(name, value) === undefined) return [...nameErrors, invalid(at, value, QUANTITY_HINT)];
     return nameErrors;
   });
 }
