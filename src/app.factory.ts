@@ -4,7 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
 import { AppModule } from './app.module';
 import { createRootLogger, JsonLogger } from './common/logging/json-logger';
@@ -26,7 +26,8 @@ export async function createApp(config: AppConfig, options: { logger?: PinoLogge
   const logger = options.logger ?? createRootLogger(config.LOG_LEVEL);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
-    disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
+    // Fastify 5.12's form of `disableRequestLogging` (the top-level option warns FSTDEP023 at every start).
+    logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace' }),
     bodyLimit: config.BODY_LIMIT_BYTES,
     requestIdHeader: 'x-request-id',
     genReqId: (req: IncomingMessage) => {

@@ -3,17 +3,32 @@ import { isActivePhase, type StoredPod } from '../inventory/model';
 import { NodeRepository } from '../inventory/node.repository';
 import { PodRepository } from '../inventory/pod.repository';
 import { UnitOfWork } from '../inventory/unit-of-work';
-import { EvictionPlanner } from './eviction-planner';
+import { EvictionPlanner, type ScheduledRow } from './eviction-planner';
 
 /** Who evictions done by a timer are recorded as (the upstream controller's name). */
 export const EVICTION_WORKER_ACTOR = 'taint-eviction-controller';
 
 /** Due rows handled in one transaction at most: a burst of 10,000 deadlines is two transactions. */
 export const SWEEP_BATCH = 5000;
+/**
+ * On PostgreSQL a sweep works this many disjoint parts of the due rows (by a hash of the node name)
+ * in parallel transactions: their node locks never overlap, and while one part waits on PostgreSQL
+ * (on the other core) the other decides in JavaScript (docs/EVICTIONS.md has the figures). A power
+ * of two. Embedded PGlite has one connection: one part there.
+ */
+const SWEEP_PARTS_POSTGRES = 2;
 /** When due rows were left because another transaction held them, look again this much later. */
 const FOLLOW_UP_MS = 250;
 /** A row whose own transaction failed alone is left out of sweeps for this long (then tried again). */
 const QUARANTINE_MS = 60_000;
+
+/** Which disjoint part of the due rows a batch takes: `hashtext(node_name) & (parts - 1) = part`. */
+interface Part {
+  part: number;
+  parts: number;
+}
+
+const ALL: Part = { part: 0, parts: 1 };
 
 interface DueRow {
   id: string;
@@ -21,6 +36,8 @@ interface DueRow {
   node_name: string;
   namespace: string;
   pod_name: string;
+  evict_at: Date | string;
+  timer_id: string | null;
 }
 
 interface Deferred {
@@ -109,15 +126,22 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
     if (waiting) this.start().then(waiting.resolve, waiting.reject);
   };
 
-  /** Batches until one comes back short, then checks for due rows someone else held. */
+  /** Every part's batches until one comes back short, then a check for due rows someone else held. */
   private async sweep(): Promise<void> {
+    const parts = this.uow.concurrentTransactions ? SWEEP_PARTS_POSTGRES : 1;
+    const outcomes = await Promise.allSettled(Array.from({ length: parts }, (_, part) => this.sweepPart({ part, parts })));
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed) throw failed.reason;
+    if (!this.stopped && (await this.dueRowsLeft())) this.scheduleFollowUp();
+  }
+
+  private async sweepPart(part: Part): Promise<void> {
     for (;;) {
       // Shutting down: fail, so the firing stays with the timers (retried, or re-armed at start-up).
       if (this.stopped) throw new Error('the eviction sweeper is shutting down');
-      const taken = await this.batchIsolating();
+      const taken = await this.batchIsolating(part);
       if (taken < SWEEP_BATCH) break;
     }
-    if (!this.stopped && (await this.dueRowsLeft())) this.scheduleFollowUp();
   }
 
   private scheduleFollowUp(): void {
@@ -130,10 +154,10 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
   }
 
   /** One batch; if it fails, its rows bisected into their own transactions. Returns the rows taken. */
-  private async batchIsolating(): Promise<number> {
+  private async batchIsolating(part: Part): Promise<number> {
     const taken: string[] = [];
     try {
-      return await this.batch(taken);
+      return await this.batch(part, taken);
     } catch (error) {
       if (taken.length <= 1) throw error;
       const outcome = { succeeded: 0, failed: [] as string[] };
@@ -148,7 +172,7 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
 
   private async bisect(ids: string[], outcome: { succeeded: number; failed: string[] }): Promise<void> {
     try {
-      await this.batch([], ids);
+      await this.batch(ALL, [], ids);
       outcome.succeeded += ids.length;
     } catch {
       if (ids.length === 1) {
@@ -166,13 +190,14 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
    * read their pods and nodes in two set queries, and let the planner decide and write. `taken`
    * receives the ids of the rows locked; `only` restricts the batch to those ids (bisection).
    */
-  private async batch(taken: string[], only?: readonly string[]): Promise<number> {
+  private async batch(part: Part, taken: string[], only?: readonly string[]): Promise<number> {
     const excluded = this.quarantined();
     const { result } = await this.uow.run({ name: EVICTION_WORKER_ACTOR }, async (tx, changes) => {
       // The clock's now, as a parameter (not SQL now()): rows are due by the same clock as the rule.
       const now = this.uow.now();
       const at = now.toISOString();
-      const filter = `status = 'Scheduled' AND evict_at <= $1::timestamptz AND NOT (id = ANY($2::uuid[]))${only ? ' AND id = ANY($4::uuid[])' : ''}`;
+      const inPart = part.parts > 1 ? ` AND (hashtext(node_name) & ${part.parts - 1}) = ${part.part}` : '';
+      const filter = `status = 'Scheduled' AND evict_at <= $1::timestamptz AND NOT (id = ANY($2::uuid[]))${inPart}${only ? ' AND id = ANY($4::uuid[])' : ''}`;
       const params = only ? [excluded, SWEEP_BATCH, [...only]] : [excluded, SWEEP_BATCH];
 
       // Which nodes the earliest due rows are on (no lock yet: a hint of what to lock).
@@ -196,7 +221,7 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
       if (locked.length === 0) return 0;
 
       const rows = await tx.$queryRawUnsafe<DueRow[]>(
-        `SELECT id::text AS id, pod_uid, node_name, namespace, pod_name FROM evictions
+        `SELECT id::text AS id, pod_uid, node_name, namespace, pod_name, evict_at, timer_id FROM evictions
          WHERE ${filter} AND node_name = ANY($${only ? 5 : 4}::text[])
          ORDER BY evict_at LIMIT $3 FOR UPDATE SKIP LOCKED`,
         at, ...params, locked,
@@ -213,8 +238,10 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
         if (pod && pod.nodeName === row.node_name && isActivePhase(pod.phase)) onNode.push(pod);
         else left.push({ uid: row.pod_uid, namespace: row.namespace, name: row.pod_name });
       }
-      await this.planner.cancelForPods(tx, left, 'the pod is no longer bound to the node', now, changes);
-      await this.planner.replan(tx, onNode, nodes, now, changes);
+      // The rows were just read and locked: the planner need not read them again.
+      const known = new Map<string, ScheduledRow>(rows.map((r) => [r.pod_uid, { id: r.id, podUid: r.pod_uid, evictAt: new Date(r.evict_at), timerId: r.timer_id }]));
+      await this.planner.cancelForPods(tx, left, 'the pod is no longer bound to the node', now, changes, known);
+      await this.planner.replan(tx, onNode, nodes, now, changes, known);
       // The timers of the rows resolved here are stale now (many have not fired yet: one firing
       // sweeps the whole burst). Cancelling them is only a saving — a stale timer wakes a sweep that
       // finds nothing — and, as every timer change, it is written after COMMIT in the background

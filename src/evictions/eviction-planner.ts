@@ -27,7 +27,8 @@ interface Plan {
 /** Past this many new rows, the planner inserts them with one statement and one JSON parameter. */
 const BULK_ROWS = 100;
 
-interface ScheduledRow {
+/** A Scheduled eviction row, as the planner reads it (or as a caller that already locked it passes it). */
+export interface ScheduledRow {
   id: string;
   podUid: string;
   evictAt: Date;
@@ -54,8 +55,12 @@ export class EvictionPlanner {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async replan(db: Db, pods: readonly StoredPod[], nodes: ReadonlyMap<string, StoredNode>, now: Date, changes: ChangeSet): Promise<void> {
-    const plan = await this.plan(db, pods, nodes, now);
+  /**
+   * `known`: the pods' Scheduled rows, when the caller has just read and locked them (the sweep);
+   * otherwise they are read here. At most one row per pod is Scheduled (a partial unique index).
+   */
+  async replan(db: Db, pods: readonly StoredPod[], nodes: ReadonlyMap<string, StoredNode>, now: Date, changes: ChangeSet, known?: ReadonlyMap<string, ScheduledRow>): Promise<void> {
+    const plan = await this.plan(db, pods, nodes, now, known);
     await this.evictNow(db, plan.toEvict, nodes, now, changes);
     await this.create(db, plan.toCreate, changes);
     await this.retime(db, plan.toRetime, changes);
@@ -71,9 +76,9 @@ export class EvictionPlanner {
     return { immediate: plan.toEvict.length, scheduled: plan.toCreate.length, cancelled: plan.toCancel.length, retimed: plan.toRetime.length };
   }
 
-  private async plan(db: Db, pods: readonly StoredPod[], nodes: ReadonlyMap<string, StoredNode>, now: Date): Promise<Plan> {
+  private async plan(db: Db, pods: readonly StoredPod[], nodes: ReadonlyMap<string, StoredNode>, now: Date, known?: ReadonlyMap<string, ScheduledRow>): Promise<Plan> {
     const bound = pods.filter((p) => p.nodeName !== null && (p.phase === 'Pending' || p.phase === 'Running'));
-    const existing = await this.scheduledRows(db, bound.map((p) => p.uid));
+    const existing = known ?? (await this.scheduledRows(db, bound.map((p) => p.uid)));
     const options = { comparisonOperators: this.config.COMPARISON_OPERATORS };
     const plan: Plan = { toEvict: [], toCreate: [], toRetime: [], toCancel: [] };
 
@@ -100,8 +105,8 @@ export class EvictionPlanner {
   }
 
   /** Cancels the Scheduled rows of pods that left their node (unbound, deleted, evicted elsewhere). */
-  async cancelForPods(db: Db, pods: ReadonlyArray<{ uid: string; namespace: string; name: string }>, reason: string, now: Date, changes: ChangeSet): Promise<void> {
-    const existing = await this.scheduledRows(db, pods.map((p) => p.uid));
+  async cancelForPods(db: Db, pods: ReadonlyArray<{ uid: string; namespace: string; name: string }>, reason: string, now: Date, changes: ChangeSet, known?: ReadonlyMap<string, ScheduledRow>): Promise<void> {
+    const existing = known ?? (await this.scheduledRows(db, pods.map((p) => p.uid)));
     const rows = pods.flatMap((pod) => {
       const row = existing.get(pod.uid);
       return row ? [{ row, pod, reason }] : [];
@@ -133,7 +138,9 @@ export class EvictionPlanner {
         `UPDATE evictions SET status = 'Executed', executed_at = $2::timestamptz WHERE id = ANY($1::uuid[]) AND status = 'Scheduled'`,
         withRow.map((i) => i.row!.id), now.toISOString(),
       );
-      for (const i of withRow) if (i.row!.timerId) changes.cancelTimer(i.row!.timerId);
+      // A timer already due is firing or about to (it will find its row Executed); cancelling it
+      // would cost the backend as much as the firing, in the middle of the burst that made it due.
+      for (const i of withRow) if (i.row!.timerId && i.row!.evictAt.getTime() > now.getTime()) changes.cancelTimer(i.row!.timerId);
     }
     const fresh = items.filter((i) => !i.row);
     if (fresh.length > BULK_ROWS) {

@@ -4,18 +4,19 @@ import { EvictionHistoryService } from './eviction-history.service';
 import { EvictionReconciler } from './eviction-reconciler';
 import { EvictionRepository } from './eviction.repository';
 import { EvictionWorker } from './eviction-worker';
+import { SweepAlarm } from './sweep-alarm';
 import { EvictionsResolver } from './graphql/evictions.resolver';
 import { EvictionsController } from './rest/evictions.controller';
 
 /**
  * The durable NoExecute engine (issue 5): the timer handler (worker) and the due-eviction sweeper
- * it wakes, the reconciler that keeps the
- * timers in line with the Scheduled rows, and the history. The planner itself lives in the global
+ * it wakes (also woken by this replica's local alarm), the reconciler that keeps the timers in line
+ * with the Scheduled rows, and the history. The planner itself lives in the global
  * InventoryModule, because every inventory write consults it.
  */
 @Module({
   controllers: [EvictionsController],
-  providers: [EvictionRepository, EvictionHistoryService, DueEvictionSweeper, EvictionWorker, EvictionReconciler, EvictionsResolver],
+  providers: [EvictionRepository, EvictionHistoryService, DueEvictionSweeper, EvictionWorker, SweepAlarm, EvictionReconciler, EvictionsResolver],
   exports: [EvictionRepository, EvictionReconciler, EvictionWorker, DueEvictionSweeper],
 })
 export class EvictionsModule {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Affinity, PodResources, ResourceVector, Toleration } from '../domain/types';
 import type { PodPhase, StoredPod } from './model';
-import { JsonInterner, POD_COLUMNS, podFromRow } from './pod-rows';
+import { JsonInterner, POD_COLUMNS, POD_TEXT, podFromRow, podFromText } from './pod-rows';
 import { Prisma } from '../generated/prisma/client';
 import { json, type Db } from './prisma-types';
 
@@ -31,12 +31,7 @@ export class PodRepository {
    */
   async findActiveOnNodes(db: Db, nodeNames: readonly string[]): Promise<StoredPod[]> {
     if (nodeNames.length === 0) return [];
-    const rows = await db.$queryRawUnsafe<Array<Record<string, unknown>>>(
-      `SELECT ${POD_COLUMNS} FROM pods WHERE node_name = ANY($1::text[]) AND phase IN ('Pending', 'Running') ORDER BY namespace, name`,
-      [...nodeNames],
-    );
-    const json = new JsonInterner();
-    return rows.map((row) => podFromRow(Object.values(row), json));
+    return this.podsWhere(db, `node_name = ANY($1::text[]) AND phase IN ('Pending', 'Running') ORDER BY namespace, name`, [...nodeNames]);
   }
 
   /** Every active pod, in pages (start-up snapshot load). */
@@ -105,9 +100,23 @@ export class PodRepository {
   /** The pods with these uids, as `findActiveOnNodes` reads them (plain SQL, one array parameter). */
   async findByUids(db: Db, uids: readonly string[]): Promise<StoredPod[]> {
     if (uids.length === 0) return [];
-    const rows = await db.$queryRawUnsafe<Array<Record<string, unknown>>>(`SELECT ${POD_COLUMNS} FROM pods WHERE uid = ANY($1::text[])`, [...uids]);
+    return this.podsWhere(db, 'uid = ANY($1::text[])', [...uids]);
+  }
+
+  /** Pods by a WHERE clause, each row one text value (`POD_TEXT`); a row that will not split is read by id. */
+  private async podsWhere(db: Db, where: string, ...params: unknown[]): Promise<StoredPod[]> {
+    const rows = await db.$queryRawUnsafe<Array<{ pod: string }>>(`SELECT ${POD_TEXT} AS pod FROM pods WHERE ${where}`, ...params);
     const json = new JsonInterner();
-    return rows.map((row) => podFromRow(Object.values(row), json));
+    const pods: StoredPod[] = [];
+    for (const { pod: text } of rows) {
+      const pod = podFromText(text, json);
+      if (!('unreadable' in pod)) pods.push(pod);
+      else {
+        const [row] = await db.$queryRawUnsafe<Array<Record<string, unknown>>>(`SELECT ${POD_COLUMNS} FROM pods WHERE id = $1::uuid`, pod.unreadable);
+        if (row) pods.push(podFromRow(Object.values(row), json));
+      }
+    }
+    return pods;
   }
 
   async delete(db: Db, namespace: string, name: string): Promise<boolean> {

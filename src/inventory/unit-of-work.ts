@@ -40,6 +40,14 @@ export class UnitOfWork {
     return this.clock.now();
   }
 
+  /**
+   * Whether transactions can run side by side: PostgreSQL has a pool of sessions; embedded PGlite
+   * has one connection, and a second transaction would only queue behind the first.
+   */
+  get concurrentTransactions(): boolean {
+    return this.database.kind === 'postgres';
+  }
+
   /** The client for reads outside a mutation. */
   get db(): Db {
     return this.database.prisma;

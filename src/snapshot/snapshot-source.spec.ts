@@ -39,6 +39,12 @@ async function expectSameAsRepositories(db: Database): Promise<void> {
   expect(byName(fast.pods)).toEqual(byName(viaPrisma.pods));
   expect(fast.pods.map((p) => p.name).sort()).toEqual(['bound', 'odd-owner', 'pending']);
   expect(fast.pods.find((p) => p.name === 'odd-owner')).toMatchObject({ owner: { kind: 'Job', name: 'a\x1fb' }, boundAt: new Date('2026-01-02T03:04:05.678Z') });
+  // the repository's plain-SQL reads (a taint mutation's bound pods, a sweep's due pods) agree too,
+  // the row that will not split included
+  const repo = new PodRepository();
+  const bound = byName(viaPrisma.pods).filter((p) => p.nodeName !== null);
+  expect(await repo.findActiveOnNodes(db.prisma, ['n1', 'n2'])).toEqual(bound);
+  expect(byName(await repo.findByUids(db.prisma, ['u1', 'u3', 'u4']))).toEqual(byName([...bound, (await repo.findByKey(db.prisma, 'default', 'done'))!]));
   // identical JSON values are shared, not re-parsed
   const [a, b] = byName(fast.pods).filter((p) => p.name !== 'odd-owner');
   expect(a.tolerations).toBe(b.tolerations);

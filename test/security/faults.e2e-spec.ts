@@ -5,7 +5,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { DELAYED_JOBS } from '../../src/core/tokens';
+import { evictionTimerId } from '../../src/evictions/eviction-timer-id';
 import { createTempDatabase, type TempDatabase } from '../../src/persistence/testing/temp-postgres';
+import type { DelayedJobs } from '../../src/timers/delayed-jobs';
 import { send } from '../support/api-surface';
 import { TcpProxy } from '../support/tcp-proxy';
 import { deleteRedisKeys, eventually, startTestApp, type TestApp } from '../support/test-app';
@@ -110,10 +113,11 @@ withServers('faults: PostgreSQL and Redis lost and restored (through a TCP proxy
     expect((await app.request('GET', '/v1/nodes/pg-2')).body.labels).toEqual({ a: 'b' });
   });
 
-  it('Redis cut: a NoExecute mutation commits, its eviction stays Scheduled in PostgreSQL, decisions work; the timer is re-armed when Redis returns', async () => {
+  it('Redis cut: a NoExecute mutation commits, its evictions are Scheduled in PostgreSQL, decisions work, a due one still executes on time (local alarm); the timers are re-armed when Redis returns', async () => {
     expect((await app.request('PUT', '/v1/nodes/redis-1', { labels: { pool: 'r' } })).status).toBe(201);
-    const pod = await app.request('PUT', '/v1/namespaces/default/pods/redis-web', { nodeName: 'redis-1', tolerations: [{ key: 'maintenance', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 3 }] });
-    expect(pod.status).toBe(201);
+    const toleratingFor = (seconds: number) => ({ nodeName: 'redis-1', tolerations: [{ key: 'maintenance', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds }] });
+    expect((await app.request('PUT', '/v1/namespaces/default/pods/redis-soon', toleratingFor(3))).status).toBe(201);
+    expect((await app.request('PUT', '/v1/namespaces/default/pods/redis-later', toleratingFor(20))).status).toBe(201);
 
     await redisProxy.cut();
     const ready = await eventually(async () => {
@@ -128,26 +132,42 @@ withServers('faults: PostgreSQL and Redis lost and restored (through a TCP proxy
     const taint = await app.request('PUT', '/v1/nodes/redis-1', { labels: { pool: 'r' }, taints: [{ key: 'maintenance', value: 'true', effect: 'NoExecute' }] });
     expect(taint.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(5000);
+    const timeAdded = Date.parse(taint.body.taints[0].timeAdded);
     const scheduled = await app.request('GET', '/v1/evictions?status=Scheduled&node=redis-1');
     expect(scheduled.status).toBe(200);
-    expect(scheduled.body.items).toEqual([expect.objectContaining({ pod: expect.objectContaining({ name: 'redis-web' }), status: 'Scheduled' })]);
+    expect(scheduled.body.items.map((e: { pod: { name: string } }) => e.pod.name).sort()).toEqual(['redis-later', 'redis-soon']);
     const decision = await app.request('POST', '/v1/decisions/taint-impact', { taints: ['maintenance=true:NoExecute'], nodes: ['redis-1'] });
     expect(decision.status).toBe(200);
     expect(decision.headers.get('ratelimit-limit')).toBe('100000');
     expect((await app.request('POST', '/v1/decisions/feasible-nodes', { pod: {} })).status).toBe(200);
-    // Past evictAt with Redis still away: nothing fires (the timer lives in Redis), nothing is lost.
-    await new Promise((r) => setTimeout(r, 3500));
-    expect((await app.request('GET', '/v1/evictions?status=Scheduled&node=redis-1')).body.items).toHaveLength(1);
 
-    await redisProxy.restore();
-    await eventually(async () => expect((await send(`${app.url}/readyz`, 'GET')).status).toBe(200), 30_000, 250);
-    // The reconciler re-arms the Scheduled row; the overdue eviction executes once.
+    // Its deadline passes with Redis still away: this replica's alarm (SweepAlarm) asks for the sweep,
+    // which decides from PostgreSQL, so the eviction is on time without its Redis timer.
     await eventually(async () => {
       const executed = await app.request('GET', '/v1/evictions?status=Executed&node=redis-1');
-      expect(executed.body.items).toEqual([expect.objectContaining({ pod: expect.objectContaining({ name: 'redis-web' }), status: 'Executed' })]);
-    }, 40_000, 250);
-    const evicted = await app.request('GET', '/v1/namespaces/default/pods/redis-web');
-    expect(evicted.body).toMatchObject({ nodeName: null, phase: 'Evicted' });
+      expect(executed.body.items).toEqual([expect.objectContaining({ pod: expect.objectContaining({ name: 'redis-soon' }) })]);
+    }, 8_000, 100);
+    const soon = (await app.request('GET', '/v1/evictions?status=Executed&node=redis-1')).body.items[0];
+    expect(Date.parse(soon.executedAt) - (timeAdded + 3000)).toBeLessThan(1000);
+    expect((await send(`${app.url}/readyz`, 'GET', { timeoutMs: 5000 })).status).toBe(503);
+    expect((await app.request('GET', '/v1/evictions?status=Scheduled&node=redis-1')).body.items.map((e: { pod: { name: string } }) => e.pod.name)).toEqual(['redis-later']);
+
+    // Redis back: the reconciler arms the timer the mutation could not, and the eviction happens once, on its deadline.
+    await redisProxy.restore();
+    await eventually(async () => expect((await send(`${app.url}/readyz`, 'GET')).status).toBe(200), 30_000, 250);
+    const [later] = (await app.request('GET', '/v1/evictions?status=Scheduled&node=redis-1')).body.items;
+    const jobs = app.app.get<DelayedJobs>(DELAYED_JOBS);
+    await eventually(async () => expect((await jobs.list()).map((j) => j.id)).toContain(evictionTimerId(later.id, new Date(later.evictAt))), 20_000, 250);
+    await eventually(async () => {
+      const executed = await app.request('GET', '/v1/evictions?status=Executed&node=redis-1');
+      expect(executed.body.items.map((e: { pod: { name: string } }) => e.pod.name).sort()).toEqual(['redis-later', 'redis-soon']);
+    }, 30_000, 250);
+    const laterRow = (await app.request('GET', '/v1/evictions?status=Executed&node=redis-1')).body.items.find((e: { pod: { name: string } }) => e.pod.name === 'redis-later');
+    expect(Date.parse(laterRow.executedAt)).toBeGreaterThanOrEqual(timeAdded + 20_000);
+    for (const name of ['redis-soon', 'redis-later']) {
+      expect((await app.request('GET', `/v1/namespaces/default/pods/${name}`)).body).toMatchObject({ nodeName: null, phase: 'Evicted' });
+      expect((await app.request('GET', `/v1/events/history?types=EvictionExecuted&subjectName=default/${name}`)).body.items).toHaveLength(1);
+    }
     expect((await app.request('GET', '/v1/evictions?status=Scheduled&node=redis-1')).body.items).toEqual([]);
   });
 });
