@@ -25,6 +25,9 @@ export interface StartedService {
 /** Settings the bench never inherits from its own environment. */
 const STRIPPED = ['DATABASE_URL', 'REDIS_URL', 'REDIS_PREFIX', 'DATA_DIR', 'PORT', 'HOST', 'API_KEYS', 'LOG_LEVEL', 'NODE_OPTIONS', 'NODE_ENV'];
 
+/** The heap budget `npm start` and the image give the service (package.json, Dockerfile). */
+export const SERVICE_NODE_ARGS = ['--max-old-space-size=1024'];
+
 /** taintwise as a child process (`node -r @swc-node/register src/main.ts`), as an operator would run it. */
 export class Service {
   readonly logs: Array<Record<string, any>> = [];
@@ -69,7 +72,7 @@ export class Service {
       ...options.env,
     });
     const started = performance.now();
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '-r', '@swc-node/register', 'src/main.ts'], { cwd: options.cwd ?? REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, ...(options.nodeArgs ?? []), '-r', '@swc-node/register', 'src/main.ts'], { cwd: options.cwd ?? REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const service = new Service(child, port);
     const deadline = started + (options.timeoutMs ?? 180_000);
     for (;;) {
