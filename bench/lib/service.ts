@@ -26,7 +26,7 @@ export interface StartedService {
 const STRIPPED = ['DATABASE_URL', 'REDIS_URL', 'REDIS_PREFIX', 'DATA_DIR', 'PORT', 'HOST', 'API_KEYS', 'LOG_LEVEL', 'NODE_OPTIONS', 'NODE_ENV'];
 
 /** The heap budget `npm start` and the image give the service (package.json, Dockerfile). */
-export const SERVICE_NODE_ARGS = ['--max-old-space-size=1024'];
+export const SERVICE_NODE_ARGS = ['--max-old-space-size=1024', '--max-semi-space-size=64'];
 
 /** taintwise as a child process (`node -r @swc-node/register src/main.ts`), as an operator would run it. */
 export class Service {
