@@ -175,7 +175,7 @@ export function renderReport(r: Results, rerun: string): string {
   }
   if (r.brokenBecause.length) lines.push('## The bench itself failed', '', ...r.brokenBecause.map((b) => `- ${b}`), '');
   lines.push('## How to rerun', '', '```sh', rerun, '```', '');
-  lines.push('`npm run bench` measures both modes at 5,000 nodes / 150,000 pods (about 30–40 minutes here) and writes this file and `bench/results/latest.json`. ' +
+  lines.push('`npm run bench` measures both modes at 5,000 nodes / 150,000 pods (about 7 minutes on an idle 2-core machine, 30–40 when other work shares it) and writes this file and `bench/results/latest.json`. ' +
     '`npm run bench -- --quick` runs 200 nodes / 2,000 pods with short durations (under two minutes), writes `bench/results/quick.json` and `bench/results/REPORT-quick.md`, and never touches this file. ' +
     'It exits 0 when every measurement ran (a missed target is not a failure; a route that does not exist yet is reported `not available`) and 1 when the bench itself broke. ' +
     'Options: `--modes embedded,postgres`, `--nodes`, `--pods`, `--seed`, `--duration <s>`, `--postgres <url>`, `--redis <url>`, `--profile` (CPU profiles of the service into bench/results/profiles/).', '');
