@@ -10,6 +10,7 @@ import { BullMqDelayedJobs } from '../timers/bullmq-delayed-jobs';
 import { systemClock } from '../timers/clock';
 import type { DelayedJobs, DelayedJobsErrorListener } from '../timers/delayed-jobs';
 import { InProcessDelayedJobs } from '../timers/in-process-delayed-jobs';
+import { settlesWithin } from '../timers/settles-within';
 import { TimerWrites } from '../timers/timer-writes';
 import { CLOCK, DATABASE, DELAYED_JOBS, REPLICA_ID } from './tokens';
 
@@ -30,13 +31,7 @@ class InfrastructureShutdown implements OnApplicationShutdown {
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const graceOver = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), TIMER_WRITES_GRACE_MS);
-    });
-    const outcome = await Promise.race([this.timerWrites.settled().then(() => 'written' as const), graceOver]);
-    clearTimeout(timer);
-    if (outcome === 'late') this.logger.warn({ msg: 'timer changes still queued at shutdown; the reconciler arms their rows at the next start', queued: this.timerWrites.queued });
+    if (!(await settlesWithin(this.timerWrites.settled(), TIMER_WRITES_GRACE_MS))) this.logger.warn({ msg: 'timer changes still queued at shutdown; the reconciler arms their rows at the next start', queued: this.timerWrites.queued });
     await this.jobs.close().catch((e: unknown) => this.logger.warn({ msg: 'closing timers failed', err: String(e) }));
     await this.database.close().catch((e: unknown) => this.logger.warn({ msg: 'closing database failed', err: String(e) }));
   }

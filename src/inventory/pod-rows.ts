@@ -5,7 +5,8 @@ import type { StoredPod } from './model';
  * Pods read with plain SQL, for the reads that return thousands of rows: the start-up snapshot
  * (150,000 pods) and the bound pods of the nodes a taint mutation changes (11,000 for 100 full
  * nodes). Prisma's findMany maps every row and JSON column itself and took 3–6x longer for the same
- * rows. Select `POD_COLUMNS`, then map each row, as an array in that order, with `podFromRow`.
+ * rows. Select `POD_TEXT` and map the values with `podsFromTexts` (or `POD_COLUMNS`, each row as an
+ * array in that order, with `podFromRow`).
  */
 export const POD_COLUMNS = `id::text, namespace, name, uid, node_name, phase, bound_at, tolerations::text, node_selector::text, affinity::text, priority,
   owner_kind, owner_name, resources::text, requests::text, host_network, resource_version, created_at, updated_at`;
@@ -43,7 +44,7 @@ const SEP = '\x1f';
  * SQL NULL as ''. PGlite decodes every value of a result in JavaScript; 150,000 pods × 19 values
  * took ~4.8 s to arrive, one value per row ~1.6 s (and a split). JSON columns cannot contain `SEP`
  * (JSON escapes control characters); the plain text columns are Kubernetes names, and a row whose
- * split does not give 19 fields anyway is read again by id with `POD_COLUMNS` (`podFromText`).
+ * split does not give 19 fields anyway is read again by id with `POD_COLUMNS` (`podsFromTexts`).
  */
 export const POD_TEXT = `concat_ws(E'\\x1f', id::text, namespace, name, uid, coalesce(node_name, ''), phase,
   coalesce((extract(epoch from bound_at) * 1000)::bigint::text, ''), tolerations::text, node_selector::text, coalesce(affinity::text, ''),
@@ -52,8 +53,28 @@ export const POD_TEXT = `concat_ws(E'\\x1f', id::text, namespace, name, uid, coa
 
 const POD_FIELDS = 19;
 
+/**
+ * `POD_TEXT` values as StoredPods, in their order. The rows whose fields cannot be told apart are
+ * read again, all with one call of `readByIds` (rows of `POD_COLUMNS`, as arrays, in any order).
+ */
+export async function podsFromTexts(
+  texts: readonly string[],
+  json: JsonInterner,
+  readByIds: (ids: string[]) => Promise<ReadonlyArray<readonly unknown[]>>,
+): Promise<StoredPod[]> {
+  const read = texts.map((text) => podFromText(text, json));
+  const unreadable = read.flatMap((pod) => ('unreadable' in pod ? [pod.unreadable] : []));
+  if (unreadable.length === 0) return read as StoredPod[];
+  const byId = new Map((await readByIds(unreadable)).map((row) => [String(row[0]), podFromRow(row, json)]));
+  return read.flatMap((pod) => {
+    if (!('unreadable' in pod)) return [pod];
+    const again = byId.get(pod.unreadable);
+    return again ? [again] : []; // deleted in between
+  });
+}
+
 /** A `POD_TEXT` value as a StoredPod, or the row's id when its fields cannot be told apart. */
-export function podFromText(text: string, json: JsonInterner): StoredPod | { unreadable: string } {
+function podFromText(text: string, json: JsonInterner): StoredPod | { unreadable: string } {
   const f = text.split(SEP);
   if (f.length !== POD_FIELDS) return { unreadable: text.slice(0, text.indexOf(SEP)) };
   const [, namespace, name, uid, nodeName, phase, boundAt, tolerations, nodeSelector, affinity, priority, ownerKind, ownerName, resources, requests, hostNetwork, rv, createdAt, updatedAt] = f;

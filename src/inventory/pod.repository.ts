@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Affinity, PodResources, ResourceVector, Toleration } from '../domain/types';
 import type { PodPhase, StoredPod } from './model';
-import { JsonInterner, POD_COLUMNS, POD_TEXT, podFromRow, podFromText } from './pod-rows';
+import { JsonInterner, POD_COLUMNS, POD_TEXT, podsFromTexts } from './pod-rows';
 import { Prisma } from '../generated/prisma/client';
 import { json, type Db } from './prisma-types';
 
@@ -83,7 +83,6 @@ export class PodRepository {
     return this.findByKey(db, namespace, name);
   }
 
-  /** Unbinds many pods at once (evictions, node deletion). */
   /**
    * Unbinds the pods (an eviction: `nodeName: null`, the given phase). One array parameter, where
    * Prisma's `in` binds one per pod (5,000 in a sweep batch); `updated_at` is the mutation's `now`,
@@ -103,20 +102,12 @@ export class PodRepository {
     return this.podsWhere(db, 'uid = ANY($1::text[])', [...uids]);
   }
 
-  /** Pods by a WHERE clause, each row one text value (`POD_TEXT`); a row that will not split is read by id. */
+  /** Pods by a WHERE clause, each row one text value (`POD_TEXT`); rows that will not split are read by id. */
   private async podsWhere(db: Db, where: string, ...params: unknown[]): Promise<StoredPod[]> {
     const rows = await db.$queryRawUnsafe<Array<{ pod: string }>>(`SELECT ${POD_TEXT} AS pod FROM pods WHERE ${where}`, ...params);
-    const json = new JsonInterner();
-    const pods: StoredPod[] = [];
-    for (const { pod: text } of rows) {
-      const pod = podFromText(text, json);
-      if (!('unreadable' in pod)) pods.push(pod);
-      else {
-        const [row] = await db.$queryRawUnsafe<Array<Record<string, unknown>>>(`SELECT ${POD_COLUMNS} FROM pods WHERE id = $1::uuid`, pod.unreadable);
-        if (row) pods.push(podFromRow(Object.values(row), json));
-      }
-    }
-    return pods;
+    return podsFromTexts(rows.map((r) => r.pod), new JsonInterner(), async (ids) =>
+      (await db.$queryRawUnsafe<Array<Record<string, unknown>>>(`SELECT ${POD_COLUMNS} FROM pods WHERE id = ANY($1::uuid[])`, ids)).map((row) => Object.values(row)),
+    );
   }
 
   async delete(db: Db, namespace: string, name: string): Promise<boolean> {

@@ -1,7 +1,7 @@
 import type { Database } from '../core/tokens';
 import type { NodeCondition, ResourceList, Taint, TaintEffect } from '../domain/types';
 import type { StoredNode, StoredPod } from '../inventory/model';
-import { JsonInterner, POD_COLUMNS, POD_TEXT, podFromRow, podFromText, toDate } from '../inventory/pod-rows';
+import { JsonInterner, POD_COLUMNS, POD_TEXT, podsFromTexts, toDate } from '../inventory/pod-rows';
 
 /**
  * Reads the whole inventory for the snapshot, fast: plain SQL on the driver (PostgreSQL's pg or
@@ -72,18 +72,10 @@ const POD_PARTS = 4;
  */
 async function loadActivePods(query: Query, json: JsonInterner): Promise<StoredPod[]> {
   const pods: StoredPod[] = [];
-  const unreadable: string[] = [];
+  const readByIds = (ids: string[]) => query(`SELECT ${POD_COLUMNS} FROM pods WHERE id IN (${ids.map((id) => `'${id.replace(/'/g, "''")}'::uuid`).join(',')})`);
   for (let part = 0; part < POD_PARTS; part++) {
     const rows = await query(`SELECT ${POD_TEXT} FROM pods WHERE phase IN ('Pending', 'Running') AND (hashtext(uid) & ${POD_PARTS - 1}) = ${part}`);
-    for (const [text] of rows as Array<[string]>) {
-      const pod = podFromText(text, json);
-      if ('unreadable' in pod) unreadable.push(pod.unreadable);
-      else pods.push(pod);
-    }
-  }
-  if (unreadable.length) {
-    const rows = await query(`SELECT ${POD_COLUMNS} FROM pods WHERE id IN (${unreadable.map((id) => `'${id.replace(/'/g, "''")}'::uuid`).join(',')})`);
-    for (const r of rows) pods.push(podFromRow(r, json));
+    pods.push(...(await podsFromTexts(rows.map(([text]) => String(text)), json, readByIds)));
   }
   return pods;
 }

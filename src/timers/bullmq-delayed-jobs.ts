@@ -9,6 +9,7 @@ import {
   DelayedJobsErrorListener,
   RetryPolicy,
 } from './delayed-jobs';
+import { settlesWithin } from './settles-within';
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -363,16 +364,6 @@ function cloneJob(job: DelayedJob): DelayedJob {
   return { id: job.id, dueAt: new Date(job.dueAt.getTime()), data: JSON.parse(JSON.stringify(job.data)) };
 }
 
-/** Waits for `promise` at most `ms`; true if it settled by then. */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  try {
-    return await Promise.race([promise.then(() => true, () => true), expired]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
