@@ -26,7 +26,7 @@ module.exports = {
   // End-to-end suites boot real apps (PGlite's first start takes seconds on a loaded 2-core machine).
   testTimeout: 120_000,
   projects: [
-    { ...common, displayName: 'unit', roots: ['<rootDir>/src'], testMatch: ['**/*.spec.ts'] },
+    { ...common, displayName: 'unit', roots: ['<rootDir>/src', '<rootDir>/test/architecture'], testMatch: ['**/*.spec.ts'] },
     { ...common, displayName: 'e2e', roots: ['<rootDir>/test'], testMatch: ['**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts', globalTeardown: '<rootDir>/test/support/global-teardown.ts' },
   ],

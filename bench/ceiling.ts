@@ -6,9 +6,9 @@
 import { decideFeasibleNodes } from '../src/domain/scheduling/feasible-nodes';
 import type { PodSpec } from '../src/domain/types';
 import { mapManifests } from '../src/inventory/import';
-import type { StoredNode, StoredPod } from '../src/inventory/model';
-import { requestsVector } from '../src/inventory/pod-requests-vector';
-import { InventorySnapshot } from '../src/snapshot/inventory-snapshot';
+import type { StoredNode, StoredPod } from '../src/kernel/model/stored-objects';
+import { requestsVector } from '../src/kernel/model/pod-requests-vector';
+import { InventorySnapshot } from '../src/kernel/snapshot/inventory-snapshot';
 import type { GeneratedInventory } from './generate-inventory';
 import { FEASIBLE_LIMIT, type PodCase } from './scenarios';
 

@@ -8,7 +8,7 @@
  * PRNG (mulberry32). `--now` defaults to the current time (timestamps are relative to it, so the
  * NotReady nodes' NoExecute taints are recent, as in a live cluster); pass it for byte-identical output.
  *
- * The cluster (fractions of --nodes, taints from ../shared/real-clusters/TAINTS.md):
+ * The cluster (fractions of --nodes, taints from test/fixtures/real-clusters/TAINTS.md):
  * - control-plane (3-5): `node-role.kubernetes.io/control-plane:NoSchedule`, static pods (Exists:NoExecute)
  * - system (1%): `CriticalAddonsOnly=true:NoSchedule`; coredns, metrics-server, ingress, cert-manager...
  * - general (the rest): no taint; Deployments/StatefulSets/Jobs with nodeSelector os, zone/instance-type

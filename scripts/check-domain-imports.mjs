@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The domain is pure (DESIGN.md point 1, STYLE.md habit 1): no framework, no database, no queue,
+// The domain is pure (docs/ARCHITECTURE.md principle 1): no framework, no database, no queue,
 // no I/O, no clock. This check fails CI if src/domain imports any of them or reads the time.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';

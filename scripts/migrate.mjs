@@ -3,7 +3,7 @@
 // DATA_DIR (default ./.data) when DATABASE_URL is unset. The service does the same at every start,
 // so this is for deploy pipelines that migrate before rolling out, and for inspecting a data folder.
 //
-// It runs the service's own runner (src/persistence/migrations.ts, through database.ts): loaded from
+// It runs the service's own runner (src/kernel/persistence/migrations.ts, through database.ts): loaded from
 // source with @swc-node/register when it is installed (development), else from the compiled dist/
 // (a production image installed without devDependencies).
 import { existsSync } from 'node:fs';
@@ -25,11 +25,11 @@ function loadPersistence() {
   if (swc) {
     process.env.SWC_NODE_PROJECT ??= path.join(root, 'tsconfig.json');
     require('@swc-node/register');
-    return require(path.join(root, 'src', 'persistence', 'database.ts'));
+    return require(path.join(root, 'src', 'kernel', 'persistence', 'database.ts'));
   }
-  const built = path.join(root, 'dist', 'persistence', 'database.js');
+  const built = path.join(root, 'dist', 'kernel', 'persistence', 'database.js');
   if (!existsSync(built)) {
-    throw new Error('neither @swc-node/register nor dist/persistence/database.js is available: run `npm run build` first');
+    throw new Error('neither @swc-node/register nor dist/kernel/persistence/database.js is available: run `npm run build` first');
   }
   return require(built);
 }

@@ -7,17 +7,17 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger as PinoLogger } from 'pino';
 import { AppModule } from './app.module';
-import { createRootLogger, JsonLogger } from './common/logging/json-logger';
-import { ApiKeys } from './common/auth/api-keys';
-import { installAuthentication } from './common/auth/authenticate.hook';
-import { ProblemJsonFilter, sendProblem } from './common/http/problem-json.filter';
-import { installQueryParameterCheck } from './common/http/query-params';
-import { installRateLimit, rateLimitStore } from './common/http/rate-limit';
-import { installSecurity } from './common/http/security';
-import type { AppConfig } from './config/config.schema';
-import { registerExplorer } from './graphql/explorer';
-import { registerOpenApi } from './openapi/openapi';
-import { Metrics } from './ops/metrics';
+import { createRootLogger, JsonLogger } from './kernel/logging/json-logger';
+import { ApiKeys } from './kernel/auth/api-keys';
+import { installAuthentication } from './kernel/auth/authenticate.hook';
+import { ProblemJsonFilter, sendProblem } from './kernel/http/problem-json.filter';
+import { installQueryParameterCheck } from './kernel/http/query-params';
+import { installRateLimit, rateLimitStore } from './kernel/http/rate-limit';
+import { installSecurity } from './kernel/http/security';
+import type { AppConfig } from './kernel/config/config.schema';
+import { registerExplorer } from './kernel/graphql/explorer';
+import { registerOpenApi } from './kernel/http/openapi';
+import { Metrics } from './kernel/observability/metrics';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -2,20 +2,20 @@ import { ApolloDriver, type ApolloDriverConfig } from '@nestjs/apollo';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { GraphQLModule } from '@nestjs/graphql';
-import { ApiKeys } from './common/auth/api-keys';
-import { AuthGuard } from './common/auth/auth.guard';
-import type { AppConfig } from './config/config.schema';
-import { CoreModule } from './core/core.module';
+import { ApiKeys } from './kernel/auth/api-keys';
+import { AuthGuard } from './kernel/auth/auth.guard';
+import type { AppConfig } from './kernel/config/config.schema';
+import { CoreModule } from './kernel/core.module';
 import { EventsModule } from './events/events.module';
 import { EvictionsModule } from './evictions/evictions.module';
 import { DecisionsModule } from './decisions/decisions.module';
-import { formatGraphQLError } from './graphql/format-error';
-import { graphqlWsOptions } from './graphql/graphql-ws';
-import { complexityLimit, depthLimit } from './graphql/query-limits';
+import { formatGraphQLError } from './kernel/graphql/format-error';
+import { graphqlWsOptions } from './kernel/graphql/graphql-ws';
+import { complexityLimit, depthLimit } from './kernel/graphql/query-limits';
 import { InventoryModule } from './inventory/inventory.module';
 import { OpsModule } from './ops/ops.module';
 import { TaintsModule } from './taints/taints.module';
-import { SystemResolver } from './graphql/system.resolver';
+import { SystemResolver } from './ops/graphql/system.resolver';
 
 /** The composition root: global infrastructure (core), transports, and one module per use-case area. */
 @Module({})

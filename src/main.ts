@@ -1,6 +1,6 @@
 import { createApp } from './app.factory';
-import { createRootLogger } from './common/logging/json-logger';
-import { ConfigError, loadConfig } from './config/config.schema';
+import { createRootLogger } from './kernel/logging/json-logger';
+import { ConfigError, loadConfig } from './kernel/config/config.schema';
 
 /**
  * Starts taintwise. SIGTERM/SIGINT: stop accepting, finish in-flight requests, close the database

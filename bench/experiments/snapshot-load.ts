@@ -9,9 +9,9 @@ import { chunkList, generateInventory } from '../generate-inventory';
 import { http } from '../lib/http';
 import { Service } from '../lib/service';
 import { createStorage, type ModeName } from '../lib/storage';
-import { openDatabase } from '../../src/persistence/database';
-import { NodeRepository } from '../../src/inventory/node.repository';
-import { PodRepository } from '../../src/inventory/pod.repository';
+import { openDatabase } from '../../src/kernel/persistence/database';
+import { NodeRepository } from '../../src/kernel/persistence/repositories/node.repository';
+import { PodRepository } from '../../src/kernel/persistence/repositories/pod.repository';
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { podSpecSchema, taintSchema, tolerationSchema } from '../inventory/input/body-schemas';
+import { podSpecSchema, taintSchema, tolerationSchema } from '../kernel/http/input/body-schemas';
 
 /**
  * Structural shapes of the decision requests (API.md "Decisions"). As for the inventory: wrong types

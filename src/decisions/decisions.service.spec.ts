@@ -1,13 +1,13 @@
-import type { Principal } from '../common/auth/roles';
-import type { AppConfig } from '../config/config.schema';
+import type { Principal } from '../kernel/auth/roles';
+import type { AppConfig } from '../kernel/config/config.schema';
 import { applyAdmissionDefaults } from '../domain/admission/apply-admission-defaults';
 import { decideFeasibleNodes } from '../domain/scheduling/feasible-nodes';
-import type { StoredNode, StoredPod } from '../inventory/model';
+import type { StoredNode, StoredPod } from '../kernel/model/stored-objects';
 import type { PodService } from '../inventory/pod.service';
-import { Metrics } from '../ops/metrics';
-import { InventorySnapshot } from '../snapshot/inventory-snapshot';
-import type { SnapshotService } from '../snapshot/snapshot.service';
-import type { Clock } from '../timers/clock';
+import { Metrics } from '../kernel/observability/metrics';
+import { InventorySnapshot } from '../kernel/snapshot/inventory-snapshot';
+import type { SnapshotService } from '../kernel/snapshot/snapshot.service';
+import type { Clock } from '../kernel/timers/clock';
 import { DecisionsService } from './decisions.service';
 
 const at = new Date('2026-01-01T00:00:00Z');

@@ -1,4 +1,4 @@
-import { AppError } from '../common/errors/app-error';
+import { AppError } from '../kernel/errors/app-error';
 
 /** `?types=A,B` (or repeated): event types to keep; undefined = every type. */
 export function parseTypes(raw: unknown): string[] | undefined {

@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { Subscription } from 'rxjs';
-import { UnitOfWork } from '../inventory/unit-of-work';
-import { EventBus, type TaintwiseEvent } from './event-bus';
+import { UnitOfWork } from '../kernel/persistence/unit-of-work';
+import { EventBus, type TaintwiseEvent } from '../kernel/events/event-bus';
 import type { EventPosition } from './event-query';
-import { EventRepository } from './event.repository';
+import { EventRepository } from '../kernel/persistence/repositories/event.repository';
 
 export const HEARTBEAT_MS = 15_000;
 const REPLAY_PAGE = 1000;

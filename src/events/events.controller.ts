@@ -1,12 +1,12 @@
 import { Controller, Get, Headers, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiProduces, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RequiresRole } from '../common/auth/public.decorator';
-import { ApiProblems, listSchema } from '../inventory/rest/api-docs';
-import { encodeContinue, decodeContinue, parseLimit } from '../inventory/paging';
-import { UnitOfWork } from '../inventory/unit-of-work';
+import { RequiresRole } from '../kernel/auth/public.decorator';
+import { ApiProblems, listSchema } from '../kernel/http/api-docs';
+import { encodeContinue, decodeContinue, parseLimit } from '../kernel/http/paging';
+import { UnitOfWork } from '../kernel/persistence/unit-of-work';
 import { parsePosition, parseTypes } from './event-query';
-import { EventRepository } from './event.repository';
+import { EventRepository } from '../kernel/persistence/repositories/event.repository';
 import { EventStreamService } from './event-stream.service';
 
 export const EVENT_SCHEMA = {

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { EventRepository } from './event.repository';
+import { EventRepository } from '../kernel/persistence/repositories/event.repository';
 import { EventStreamService } from './event-stream.service';
 import { EventsController } from './events.controller';
-import { EventsResolver } from './events.resolver';
+import { EventsResolver } from './graphql/events.resolver';
 
 /** The event log as streams (SSE, GraphQL subscription) and as the audit history. EventBus comes from InventoryModule. */
 @Module({

@@ -1,9 +1,9 @@
 import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
-import { isActivePhase, type StoredPod } from '../inventory/model';
-import { NodeRepository } from '../inventory/node.repository';
-import { PodRepository } from '../inventory/pod.repository';
-import { UnitOfWork } from '../inventory/unit-of-work';
-import { EvictionPlanner, type ScheduledRow } from './eviction-planner';
+import { isActivePhase, type StoredPod } from '../kernel/model/stored-objects';
+import { NodeRepository } from '../kernel/persistence/repositories/node.repository';
+import { PodRepository } from '../kernel/persistence/repositories/pod.repository';
+import { UnitOfWork } from '../kernel/persistence/unit-of-work';
+import { EvictionPlanner, type ScheduledRow } from './eviction-planner.service';
 
 /** Who evictions done by a timer are recorded as (the upstream controller's name). */
 export const EVICTION_WORKER_ACTOR = 'taint-eviction-controller';

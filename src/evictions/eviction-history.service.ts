@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { AppError } from '../common/errors/app-error';
-import { decodeContinue, encodeContinue, parseLimit, type Page } from '../inventory/paging';
-import { UnitOfWork } from '../inventory/unit-of-work';
-import { EVICTION_STATUSES, EvictionRepository, type EvictionStatus, type StoredEviction } from './eviction.repository';
+import { AppError } from '../kernel/errors/app-error';
+import { decodeContinue, encodeContinue, parseLimit, type Page } from '../kernel/http/paging';
+import { UnitOfWork } from '../kernel/persistence/unit-of-work';
+import { EVICTION_STATUSES, EvictionRepository, type EvictionStatus, type StoredEviction } from '../kernel/persistence/repositories/eviction.repository';
 
 export interface EvictionQuery {
   status?: unknown;

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '../config/config.schema';
-import { DELAYED_JOBS } from '../core/tokens';
-import { UnitOfWork } from '../inventory/unit-of-work';
-import { Metrics } from '../ops/metrics';
-import type { DelayedJob, DelayedJobs } from '../timers/delayed-jobs';
-import { timerFor } from './eviction-planner';
+import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
+import { DELAYED_JOBS } from '../kernel/tokens';
+import { UnitOfWork } from '../kernel/persistence/unit-of-work';
+import { Metrics } from '../kernel/observability/metrics';
+import type { DelayedJob, DelayedJobs } from '../kernel/timers/delayed-jobs';
+import { timerFor } from './eviction-planner.service';
 import { evictionTimerId } from './eviction-timer-id';
 
 const PAGE = 2000;
@@ -20,7 +20,7 @@ export interface ReconcileReport {
 }
 
 /**
- * Makes the timers agree with the Scheduled rows (DESIGN.md point 5), at start-up and every
+ * Makes the timers agree with the Scheduled rows (ARCHITECTURE.md principle 5), at start-up and every
  * `RECONCILE_INTERVAL_SECONDS`: the database holds every deadline, the timers only wake us, so a
  * restart (in-process timers are gone) or a lost Redis (`FLUSHALL`) loses no eviction — an overdue
  * row fires at once, a future one at its evictAt.

@@ -1,15 +1,15 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { DELAYED_JOBS } from '../core/tokens';
-import { UnitOfWork } from '../inventory/unit-of-work';
-import type { DelayedJob, DelayedJobs } from '../timers/delayed-jobs';
+import { DELAYED_JOBS } from '../kernel/tokens';
+import { UnitOfWork } from '../kernel/persistence/unit-of-work';
+import type { DelayedJob, DelayedJobs } from '../kernel/timers/delayed-jobs';
 import { DueEvictionSweeper } from './due-eviction-sweeper';
-import { timerFor } from './eviction-planner';
+import { timerFor } from './eviction-planner.service';
 import type { EvictionTimerData } from './eviction-timer-id';
 
 export { EVICTION_WORKER_ACTOR } from './due-eviction-sweeper';
 
 /**
- * The eviction timer handler (SEMANTICS A.4, DESIGN.md point 5). A timer only proposes: it names
+ * The eviction timer handler (SEMANTICS A.4, ARCHITECTURE.md principle 5). A timer only proposes: it names
  * a row and a deadline, but what happens is decided by the {@link DueEvictionSweeper}, which takes
  * every row due now (this one included) from the database and re-decides it from stored state. A
  * stale timer (its row was cancelled, executed or re-timed) therefore costs at most a sweep that

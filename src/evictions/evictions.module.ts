@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { DueEvictionSweeper } from './due-eviction-sweeper';
 import { EvictionHistoryService } from './eviction-history.service';
 import { EvictionReconciler } from './eviction-reconciler';
-import { EvictionRepository } from './eviction.repository';
+import { EvictionRepository } from '../kernel/persistence/repositories/eviction.repository';
 import { EvictionWorker } from './eviction-worker';
 import { SweepAlarm } from './sweep-alarm';
 import { EvictionsResolver } from './graphql/evictions.resolver';

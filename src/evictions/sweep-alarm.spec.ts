@@ -1,7 +1,7 @@
-import type { Clock } from '../timers/clock';
-import type { DelayedJob, DelayedJobs } from '../timers/delayed-jobs';
-import { MAX_TIMEOUT_MS } from '../timers/in-process-delayed-jobs';
-import { TimerWrites } from '../timers/timer-writes';
+import type { Clock } from '../kernel/timers/clock';
+import type { DelayedJob, DelayedJobs } from '../kernel/timers/delayed-jobs';
+import { MAX_TIMEOUT_MS } from '../kernel/timers/in-process-delayed-jobs';
+import { TimerWrites } from '../kernel/timers/timer-writes';
 import type { DueEvictionSweeper } from './due-eviction-sweeper';
 import { SweepAlarm } from './sweep-alarm';
 

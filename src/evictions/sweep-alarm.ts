@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { CLOCK, DELAYED_JOBS } from '../core/tokens';
-import type { Clock } from '../timers/clock';
-import type { DelayedJobs } from '../timers/delayed-jobs';
-import { MAX_TIMEOUT_MS } from '../timers/in-process-delayed-jobs';
-import { MinHeap } from '../timers/min-heap';
-import { TimerWrites } from '../timers/timer-writes';
+import { CLOCK, DELAYED_JOBS } from '../kernel/tokens';
+import type { Clock } from '../kernel/timers/clock';
+import type { DelayedJobs } from '../kernel/timers/delayed-jobs';
+import { MAX_TIMEOUT_MS } from '../kernel/timers/in-process-delayed-jobs';
+import { MinHeap } from '../kernel/timers/min-heap';
+import { TimerWrites } from '../kernel/timers/timer-writes';
 import { DueEvictionSweeper } from './due-eviction-sweeper';
 
 /**

@@ -1,20 +1,20 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { roleAtLeast, type Role } from '../common/auth/roles';
-import { AppError } from '../common/errors/app-error';
-import { APP_CONFIG, type AppConfig } from '../config/config.schema';
+import { roleAtLeast, type Role } from '../kernel/auth/roles';
+import { AppError } from '../kernel/errors/app-error';
+import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
 import { toResourceVector } from '../domain/resources/quantity';
 import { compilePod } from '../domain/scheduling/compile-pod';
 import { decideFeasibleNodes } from '../domain/scheduling/feasible-nodes';
 import type { SchedulingNode } from '../domain/types';
-import { EvictionPlanner } from '../evictions/eviction-planner';
-import { SnapshotService } from '../snapshot/snapshot.service';
-import type { Actor } from './change-set';
+import { EvictionPlanner } from '../evictions/eviction-planner.service';
+import { SnapshotService } from '../kernel/snapshot/snapshot.service';
+import type { Actor } from '../kernel/persistence/change-set';
 import { bindingBodySchema } from './input/binding-body';
-import { parseBody } from './input/parse-body';
-import { isActivePhase, podKey, type StoredNode, type StoredPod } from './model';
-import { NodeRepository } from './node.repository';
-import { PodRepository } from './pod.repository';
-import { UnitOfWork } from './unit-of-work';
+import { parseBody } from '../kernel/http/input/parse-body';
+import { isActivePhase, podKey, type StoredNode, type StoredPod } from '../kernel/model/stored-objects';
+import { NodeRepository } from '../kernel/persistence/repositories/node.repository';
+import { PodRepository } from '../kernel/persistence/repositories/pod.repository';
+import { UnitOfWork } from '../kernel/persistence/unit-of-work';
 
 /**
  * `POST /v1/namespaces/{ns}/pods/{name}/binding` (API.md): binds a pending pod to a node.

@@ -1,22 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError } from '../common/errors/app-error';
-import { APP_CONFIG, type AppConfig } from '../config/config.schema';
+import { AppError } from '../kernel/errors/app-error';
+import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
 import type { FieldError } from '../domain/types';
 import { formatFieldError } from '../domain/validation/field-errors';
 import { validateNamespaceName, validateNodeObject, validateObjectName, validatePodSpecObject } from '../domain/validation/validate-objects';
 import { usesComparisonOperators } from '../domain/validation/validate-tolerations';
-import { EvictionPlanner } from '../evictions/eviction-planner';
-import { BulkInventoryRepository, chunks } from './bulk-inventory.repository';
-import type { Actor } from './change-set';
+import { EvictionPlanner } from '../evictions/eviction-planner.service';
+import { BulkInventoryRepository, chunks } from '../kernel/persistence/repositories/bulk-inventory.repository';
+import type { Actor } from '../kernel/persistence/change-set';
 import { parseImportBody, type ImportError, type ImportSummary, type NodeInput, type PodInput, type SkippedKind } from './import';
 import type { ManifestFormat } from './import/decode';
-import { isActivePhase, podKey, type StoredNode } from './model';
-import { NodeRepository, type NodeWrite } from './node.repository';
-import { PodRepository, type PodWrite } from './pod.repository';
-import { requestsVector } from './pod-requests-vector';
+import { isActivePhase, podKey, type StoredNode } from '../kernel/model/stored-objects';
+import { NodeRepository, type NodeWrite } from '../kernel/persistence/repositories/node.repository';
+import { PodRepository, type PodWrite } from '../kernel/persistence/repositories/pod.repository';
+import { requestsVector } from '../kernel/model/pod-requests-vector';
 import { stampTaints } from './taint-stamping';
-import { UnitOfWork } from './unit-of-work';
+import { UnitOfWork } from '../kernel/persistence/unit-of-work';
 
 /** One item left out of an import. */
 export type ImportItemError = Omit<ImportError, 'index'> & { index?: number };

@@ -1,22 +1,22 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError } from '../common/errors/app-error';
-import { APP_CONFIG, type AppConfig } from '../config/config.schema';
+import { AppError } from '../kernel/errors/app-error';
+import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
 import type { NodeCondition, Taint, TaintEffect } from '../domain/types';
 import { formatInvalidObject } from '../domain/validation/field-errors';
 import { validateNodeObject } from '../domain/validation/validate-objects';
-import { EvictionPlanner } from '../evictions/eviction-planner';
-import { SnapshotService } from '../snapshot/snapshot.service';
-import type { Actor, ChangeSet } from './change-set';
-import { nodeBodySchema, type NodeBody } from './input/body-schemas';
-import { parseBody } from './input/parse-body';
-import { compileLabelSelector } from './label-selection';
-import type { StoredNode } from './model';
-import { NodeRepository, type NodeWrite } from './node.repository';
-import { decodeContinue, encodeContinue, parseLimit, type Page } from './paging';
-import { PodRepository } from './pod.repository';
-import type { Db } from './prisma-types';
+import { EvictionPlanner } from '../evictions/eviction-planner.service';
+import { SnapshotService } from '../kernel/snapshot/snapshot.service';
+import type { Actor, ChangeSet } from '../kernel/persistence/change-set';
+import { nodeBodySchema, type NodeBody } from '../kernel/http/input/body-schemas';
+import { parseBody } from '../kernel/http/input/parse-body';
+import { compileLabelSelector } from '../kernel/http/label-selection';
+import type { StoredNode } from '../kernel/model/stored-objects';
+import { NodeRepository, type NodeWrite } from '../kernel/persistence/repositories/node.repository';
+import { decodeContinue, encodeContinue, parseLimit, type Page } from '../kernel/http/paging';
+import { PodRepository } from '../kernel/persistence/repositories/pod.repository';
+import type { Db } from '../kernel/persistence/prisma-types';
 import { stampTaints } from './taint-stamping';
-import { UnitOfWork } from './unit-of-work';
+import { UnitOfWork } from '../kernel/persistence/unit-of-work';
 
 /** Nodes: create/replace/delete in one transaction each, with the evictions they imply. */
 @Injectable()

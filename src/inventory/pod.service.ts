@@ -1,22 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { AppError } from '../common/errors/app-error';
-import { APP_CONFIG, type AppConfig } from '../config/config.schema';
+import { AppError } from '../kernel/errors/app-error';
+import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
 import { applyAdmissionDefaults } from '../domain/admission/apply-admission-defaults';
 import type { PodSpec } from '../domain/types';
 import { formatInvalidObject } from '../domain/validation/field-errors';
 import { validateNamespaceName, validateObjectName, validatePodSpecObject } from '../domain/validation/validate-objects';
 import { usesComparisonOperators, validateTolerationsUpdate } from '../domain/validation/validate-tolerations';
-import { EvictionPlanner } from '../evictions/eviction-planner';
-import type { Actor } from './change-set';
-import { podBodySchema, type PodBody } from './input/body-schemas';
-import { parseBody } from './input/parse-body';
-import { isActivePhase, type StoredPod } from './model';
-import { NodeRepository } from './node.repository';
-import { decodeContinue, encodeContinue, parseLimit, type Page } from './paging';
-import { PodRepository, type PodListFilter, type PodWrite } from './pod.repository';
-import { requestsVector } from './pod-requests-vector';
-import { UnitOfWork } from './unit-of-work';
+import { EvictionPlanner } from '../evictions/eviction-planner.service';
+import type { Actor } from '../kernel/persistence/change-set';
+import { podBodySchema, type PodBody } from '../kernel/http/input/body-schemas';
+import { parseBody } from '../kernel/http/input/parse-body';
+import { isActivePhase, type StoredPod } from '../kernel/model/stored-objects';
+import { NodeRepository } from '../kernel/persistence/repositories/node.repository';
+import { decodeContinue, encodeContinue, parseLimit, type Page } from '../kernel/http/paging';
+import { PodRepository, type PodListFilter, type PodWrite } from '../kernel/persistence/repositories/pod.repository';
+import { requestsVector } from '../kernel/model/pod-requests-vector';
+import { UnitOfWork } from '../kernel/persistence/unit-of-work';
 
 /** Pods: create/replace with admission defaults (SEMANTICS A.6), delete, list. */
 @Injectable()

@@ -1,9 +1,9 @@
 import { Controller, Get, Header, Inject, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOkResponse, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { Public } from '../common/auth/public.decorator';
-import { Metrics } from './metrics';
-import { READINESS_CHECKS, runReadinessChecks, type ReadinessCheck } from './readiness';
+import { Public } from '../kernel/auth/public.decorator';
+import { Metrics } from '../kernel/observability/metrics';
+import { READINESS_CHECKS, runReadinessChecks, type ReadinessCheck } from '../kernel/observability/readiness';
 
 @ApiTags('operations')
 @Controller()

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { StoredNode } from '../inventory/model';
-import { NodeRepository } from '../inventory/node.repository';
-import type { Db } from '../inventory/prisma-types';
+import type { StoredNode } from '../kernel/model/stored-objects';
+import { NodeRepository } from '../kernel/persistence/repositories/node.repository';
+import type { Db } from '../kernel/persistence/prisma-types';
 
 /**
  * Writes new taints for many nodes in three statements, whatever the number of nodes: bump the

@@ -1,4 +1,4 @@
-import { AppError } from '../common/errors/app-error';
+import { AppError } from '../kernel/errors/app-error';
 import { nextConditions, nodeSelectionOf, validateConditions } from './taint-inputs';
 
 describe('nodeSelectionOf (SEMANTICS B.3.1: one way to pick nodes, at least one change)', () => {

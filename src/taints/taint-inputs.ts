@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../common/errors/app-error';
+import { AppError } from '../kernel/errors/app-error';
 import type { FieldError, NodeCondition } from '../domain/types';
 import { duplicate, notSupported, required } from '../domain/validation/field-errors';
 

@@ -1,10 +1,10 @@
 import { Body, Controller, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, RequestId } from '../common/auth/principal.decorator';
-import { RequiresRole } from '../common/auth/public.decorator';
-import type { Principal } from '../common/auth/roles';
-import { presentNode, presentTaint } from '../inventory/presenters';
-import { ApiProblems, NODE_SCHEMA, TAINT_SCHEMA } from '../inventory/rest/api-docs';
+import { CurrentPrincipal, RequestId } from '../kernel/auth/principal.decorator';
+import { RequiresRole } from '../kernel/auth/public.decorator';
+import type { Principal } from '../kernel/auth/roles';
+import { presentNode, presentTaint } from '../kernel/http/presenters';
+import { ApiProblems, NODE_SCHEMA, TAINT_SCHEMA } from '../kernel/http/api-docs';
 import { TaintMutationService, type ApplyTaintsResult, type NodeMutationResult } from './taint-mutation.service';
 
 const EVICTION_COUNTS_SCHEMA = {

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { NodeTaintsWriter } from './node-taints-writer';
 import { TaintMutationService } from './taint-mutation.service';
 import { TaintsController } from './taints.controller';
-import { TaintsResolver } from './taints.resolver';
+import { TaintsResolver } from './graphql/taints.resolver';
 
 /** kubectl taint, cordon/uncordon and node conditions (issue 5). Inventory, planner and unit of work come from the global InventoryModule. */
 @Module({

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { DATABASE, type Database } from '../../src/core/tokens';
+import type { Database } from '../../src/kernel/persistence/database';
+import { DATABASE } from '../../src/kernel/tokens';
 import type { TestApp } from '../support/test-app';
 
 /** PUT a node (admin) and fail loudly if the inventory refused it. */

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { EvictionReconciler } from '../../src/evictions/eviction-reconciler';
-import { UnitOfWork } from '../../src/inventory/unit-of-work';
-import { SnapshotService } from '../../src/snapshot/snapshot.service';
-import { TimerWrites } from '../../src/timers/timer-writes';
+import { UnitOfWork } from '../../src/kernel/persistence/unit-of-work';
+import { SnapshotService } from '../../src/kernel/snapshot/snapshot.service';
+import { TimerWrites } from '../../src/kernel/timers/timer-writes';
 import { startTestApp, testModes, type TestApp } from '../support/test-app';
 
 const NODES = Number(process.env.BURST_NODES ?? 100);

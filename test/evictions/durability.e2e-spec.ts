@@ -1,13 +1,13 @@
-import { DELAYED_JOBS } from '../../src/core/tokens';
+import { DELAYED_JOBS } from '../../src/kernel/tokens';
 import { EvictionReconciler } from '../../src/evictions/eviction-reconciler';
 import { EvictionWorker } from '../../src/evictions/eviction-worker';
-import { timerFor } from '../../src/evictions/eviction-planner';
-import { UnitOfWork } from '../../src/inventory/unit-of-work';
-import type { DelayedJobs } from '../../src/timers/delayed-jobs';
+import { timerFor } from '../../src/evictions/eviction-planner.service';
+import { UnitOfWork } from '../../src/kernel/persistence/unit-of-work';
+import type { DelayedJobs } from '../../src/kernel/timers/delayed-jobs';
 import { deleteRedisKeys, eventually, startTestApp, testModes, type TestApp } from '../support/test-app';
 import { evictions, getPod, noExecute, putNode, putPod, sleep, taint } from './support';
 
-// Issue 5 / DESIGN.md point 5: losing the timers loses no eviction (the reconciler re-arms them from
+// Issue 5 / ARCHITECTURE.md principle 5: losing the timers loses no eviction (the reconciler re-arms them from
 // the Scheduled rows), and an eviction happens at most once however many firings race for it.
 describe.each(testModes())('eviction durability (%s)', (mode) => {
   let app: TestApp;

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { createTempDatabase, type TempDatabase } from '../../src/persistence/testing/temp-postgres';
+import { createTempDatabase, type TempDatabase } from '../../src/kernel/persistence/testing/temp-postgres';
 import { deleteRedisKeys, testModes } from '../support/test-app';
 import { call, freePort, startChildServer, type ChildServer } from './child-server';
 import { noExecute } from './support';

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { EXAMPLE_QUERY } from '../../src/graphql/explorer';
+import { EXAMPLE_QUERY } from '../../src/kernel/graphql/explorer';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 // Issue 2 and issue 4: a new user opens /graphql in a browser, with no internet, and gets a ranked,

@@ -1,5 +1,5 @@
-import { NodeRepository } from '../../src/inventory/node.repository';
-import { PodRepository } from '../../src/inventory/pod.repository';
+import { NodeRepository } from '../../src/kernel/persistence/repositories/node.repository';
+import { PodRepository } from '../../src/kernel/persistence/repositories/pod.repository';
 import { startTestApp, testModes, type TestApp } from '../support/test-app';
 
 // Issue 4 item 3: GraphQL inventory — the same services as REST, cursor connections, nested

@@ -6,8 +6,8 @@ import { createClient, type Client } from 'graphql-ws';
 import pino from 'pino';
 import WebSocket from 'ws';
 import { createApp } from '../../src/app.factory';
-import { ROLES, type Role } from '../../src/common/auth/roles';
-import { loadConfig } from '../../src/config/config.schema';
+import { ROLES, type Role } from '../../src/kernel/auth/roles';
+import { loadConfig } from '../../src/kernel/config/config.schema';
 import { testKeys } from '../support/api-keys';
 import {
   expectedGraphQLRole, expectedRestRole, fillPath, graphqlSurface, minimalVariables, operationDocument, restOperations, send,

@@ -1,8 +1,8 @@
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { toAppError } from '../../src/common/errors/to-app-error';
-import { openDatabase } from '../../src/persistence/database';
-import { createTempDatabase } from '../../src/persistence/testing/temp-postgres';
+import { toAppError } from '../../src/kernel/errors/to-app-error';
+import { openDatabase } from '../../src/kernel/persistence/database';
+import { createTempDatabase } from '../../src/kernel/persistence/testing/temp-postgres';
 import { testKeys } from '../support/api-keys';
 import { send } from '../support/api-surface';
 import { startTestApp, testModes, type TestApp } from '../support/test-app';

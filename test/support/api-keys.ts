@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Role } from '../../src/common/auth/roles';
+import type { Role } from '../../src/kernel/auth/roles';
 
 /** One key per role (named after the role, plus "ops", an operator) for API_KEYS, and their headers. */
 export interface TestKeys {

@@ -1,4 +1,4 @@
-import type { Role } from '../../src/common/auth/roles';
+import type { Role } from '../../src/kernel/auth/roles';
 import type { TestApp } from './test-app';
 
 /**

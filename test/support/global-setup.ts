@@ -5,7 +5,7 @@
 import { rmSync } from 'node:fs';
 import { Client } from 'pg';
 import Redis from 'ioredis';
-import { openDatabase } from '../../src/persistence/database';
+import { openDatabase } from '../../src/kernel/persistence/database';
 import { newTemplateDir, TEMPLATE_ENV } from './pglite-template';
 
 export default async function globalSetup(): Promise<void> {

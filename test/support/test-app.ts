@@ -4,8 +4,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import Redis from 'ioredis';
 import pino from 'pino';
 import { createApp } from '../../src/app.factory';
-import { loadConfig, type AppConfig } from '../../src/config/config.schema';
-import { createTempDatabase, type TempDatabase } from '../../src/persistence/testing/temp-postgres';
+import { loadConfig, type AppConfig } from '../../src/kernel/config/config.schema';
+import { createTempDatabase, type TempDatabase } from '../../src/kernel/persistence/testing/temp-postgres';
 import { freshDataDir } from './pglite-template';
 
 export type TestModeName = 'embedded' | 'postgres+redis';

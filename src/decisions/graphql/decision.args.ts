@@ -1,7 +1,7 @@
 import { ArgsType, Field, GraphQLISODateTime, Int } from '@nestjs/graphql';
-import { PodSpecInput } from '../../graphql/models/pod-spec.input';
-import { TaintInput, TolerationInput } from '../../graphql/models/taint.model';
-import { podSpecBody, taintBody, tolerationBody } from '../../graphql/models/to-rest-body';
+import { PodSpecInput } from '../../kernel/graphql/models/pod-spec.input';
+import { TaintInput, TolerationInput } from '../../kernel/graphql/models/taint.model';
+import { podSpecBody, taintBody, tolerationBody } from '../../kernel/graphql/models/to-rest-body';
 import { DEFAULT_FEASIBLE_LIMIT, MAX_FEASIBLE_LIMIT } from '../decision-bodies';
 import { PodRefModel } from './pod-ref.model';
 

@@ -1,6 +1,6 @@
 import { Args, Query, Resolver } from '@nestjs/graphql';
-import { CurrentPrincipal } from '../../common/auth/principal.decorator';
-import type { Principal } from '../../common/auth/roles';
+import { CurrentPrincipal } from '../../kernel/auth/principal.decorator';
+import type { Principal } from '../../kernel/auth/roles';
 import { DecisionsService } from '../decisions.service';
 import {
   FeasibleNodesArgs, feasibleNodesBody, feasibleNodesComplexity, TaintImpactArgs, taintImpactBody, TolerationMatchArgs,

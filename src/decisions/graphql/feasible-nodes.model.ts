@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType } from '@nestjs/graphql';
-import { TaintModel } from '../../graphql/models/taint.model';
+import { TaintModel } from '../../kernel/graphql/models/taint.model';
 
 /** Estimated reasons per infeasible node (one per failing plugin, a few resources at most). */
 const REASONS_PER_NODE = 2;

@@ -1,5 +1,5 @@
 import { Field, GraphQLISODateTime, Int, ObjectType } from '@nestjs/graphql';
-import { EvictionActionEnum } from '../../graphql/models/enums';
+import { EvictionActionEnum } from '../../kernel/graphql/models/enums';
 import { PodRefModel } from './pod-ref.model';
 
 /**

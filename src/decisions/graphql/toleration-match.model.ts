@@ -1,6 +1,6 @@
 import { Field, Int, ObjectType } from '@nestjs/graphql';
-import { EvictionActionEnum } from '../../graphql/models/enums';
-import { TaintModel } from '../../graphql/models/taint.model';
+import { EvictionActionEnum } from '../../kernel/graphql/models/enums';
+import { TaintModel } from '../../kernel/graphql/models/taint.model';
 
 @ObjectType('TaintMatch')
 export class TaintMatchModel {

@@ -1,4 +1,4 @@
-import { POD_SPEC_SCHEMA, TAINT_SCHEMA, TOLERATION_SCHEMA } from '../../inventory/rest/api-docs';
+import { POD_SPEC_SCHEMA, TAINT_SCHEMA, TOLERATION_SCHEMA } from '../../kernel/http/api-docs';
 
 /** OpenAPI schemas and examples of the decision endpoints (API.md "Decisions"). */
 const POD_REF_SCHEMA = {

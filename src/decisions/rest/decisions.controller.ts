@@ -1,9 +1,9 @@
 import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { CurrentPrincipal } from '../../common/auth/principal.decorator';
-import type { Principal } from '../../common/auth/roles';
-import { ApiProblems } from '../../inventory/rest/api-docs';
+import { CurrentPrincipal } from '../../kernel/auth/principal.decorator';
+import type { Principal } from '../../kernel/auth/roles';
+import { ApiProblems } from '../../kernel/http/api-docs';
 import { DecisionsService } from '../decisions.service';
 import { presentTaintImpact } from './present-taint-impact';
 import {

@@ -1,45 +1,8 @@
-import { Args, ArgsType, Field, GraphQLISODateTime, Int, ObjectType, Query, Resolver } from '@nestjs/graphql';
-import { EvictionStatusEnum, type TaintEffectEnum } from '../../graphql/models/enums';
-import { TaintModel } from '../../graphql/models/taint.model';
+import { Args, Query, Resolver } from '@nestjs/graphql';
+import type { EvictionStatusEnum, TaintEffectEnum } from '../../kernel/graphql/models/enums';
+import { EvictionConnectionModel, EvictionsArgs, type EvictionRecordModel } from './eviction.models';
 import { EvictionHistoryService } from '../eviction-history.service';
-import type { StoredEviction } from '../eviction.repository';
-
-@ObjectType('EvictionPod')
-export class EvictionPodModel {
-  @Field() namespace!: string;
-  @Field() name!: string;
-  @Field() uid!: string;
-}
-
-@ObjectType('EvictionRecord', { description: 'One NoExecute eviction decision (GET /v1/evictions).' })
-export class EvictionRecordModel {
-  @Field() id!: string;
-  @Field(() => EvictionPodModel) pod!: EvictionPodModel;
-  @Field() node!: string;
-  @Field(() => [TaintModel]) taints!: TaintModel[];
-  @Field(() => EvictionStatusEnum) status!: EvictionStatusEnum;
-  @Field(() => GraphQLISODateTime) createdAt!: Date;
-  @Field(() => GraphQLISODateTime) evictAt!: Date;
-  @Field(() => GraphQLISODateTime, { nullable: true }) executedAt!: Date | null;
-  @Field(() => GraphQLISODateTime, { nullable: true }) cancelledAt!: Date | null;
-  @Field() reason!: string;
-}
-
-@ObjectType('EvictionConnection')
-export class EvictionConnectionModel {
-  @Field(() => [EvictionRecordModel]) items!: EvictionRecordModel[];
-  @Field(() => String, { nullable: true, description: 'pass as `after` for the next page; null on the last page' }) endCursor!: string | null;
-  @Field() hasNextPage!: boolean;
-}
-
-@ArgsType()
-export class EvictionsArgs {
-  @Field(() => EvictionStatusEnum, { nullable: true }) status?: EvictionStatusEnum;
-  @Field({ nullable: true }) node?: string;
-  @Field({ nullable: true }) namespace?: string;
-  @Field(() => Int, { nullable: true, defaultValue: 100, description: '1..5000' }) first?: number;
-  @Field({ nullable: true }) after?: string;
-}
+import type { StoredEviction } from '../../kernel/persistence/repositories/eviction.repository';
 
 @Resolver()
 export class EvictionsResolver {

@@ -1,8 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { ApiProblems, TAINT_SCHEMA, listSchema } from '../../inventory/rest/api-docs';
+import { ApiProblems, TAINT_SCHEMA, listSchema } from '../../kernel/http/api-docs';
 import { EvictionHistoryService } from '../eviction-history.service';
-import { presentEviction } from '../eviction.repository';
+import { presentEviction } from '../../kernel/persistence/repositories/eviction.repository';
 
 export const EVICTION_SCHEMA = {
   type: 'object',

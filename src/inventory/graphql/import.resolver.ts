@@ -1,8 +1,8 @@
 import { Args, Mutation, Resolver } from '@nestjs/graphql';
-import { CurrentPrincipal, RequestId } from '../../common/auth/principal.decorator';
-import { RequiresRole } from '../../common/auth/public.decorator';
-import type { Principal } from '../../common/auth/roles';
-import { ImportResultModel, toImportResultModel } from '../../graphql/models/import-result.model';
+import { CurrentPrincipal, RequestId } from '../../kernel/auth/principal.decorator';
+import { RequiresRole } from '../../kernel/auth/public.decorator';
+import type { Principal } from '../../kernel/auth/roles';
+import { ImportResultModel, toImportResultModel } from './import-result.model';
 import { ImportService } from '../import.service';
 
 @Resolver()

@@ -1,15 +1,15 @@
 import { Args, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { CurrentPrincipal, RequestId } from '../../common/auth/principal.decorator';
-import { RequiresRole } from '../../common/auth/public.decorator';
-import type { Principal } from '../../common/auth/roles';
-import { NodeConnection, toConnection } from '../../graphql/models/connection.model';
-import { NodeInput, NodesArgs } from '../../graphql/models/inventory.input';
-import { NodeModel, toNodeModel } from '../../graphql/models/node.model';
-import { PodModel, toPodModel } from '../../graphql/models/pod.model';
-import { nodeBody } from '../../graphql/models/to-rest-body';
-import { SnapshotService } from '../../snapshot/snapshot.service';
+import { CurrentPrincipal, RequestId } from '../../kernel/auth/principal.decorator';
+import { RequiresRole } from '../../kernel/auth/public.decorator';
+import type { Principal } from '../../kernel/auth/roles';
+import { NodeConnection, toConnection } from '../../kernel/graphql/models/connection.model';
+import { NodeInput, NodesArgs } from '../../kernel/graphql/models/inventory.input';
+import { NodeModel, toNodeModel } from '../../kernel/graphql/models/node.model';
+import { PodModel, toPodModel } from '../../kernel/graphql/models/pod.model';
+import { nodeBody } from '../../kernel/graphql/models/to-rest-body';
+import { SnapshotService } from '../../kernel/snapshot/snapshot.service';
 import { NodeService } from '../node.service';
-import { encodeContinue } from '../paging';
+import { encodeContinue } from '../../kernel/http/paging';
 
 const perItem = ({ args, childComplexity }: { args: { first?: number }; childComplexity: number }) => childComplexity * (args.first ?? 100);
 

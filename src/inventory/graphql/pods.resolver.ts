@@ -1,15 +1,15 @@
 import { Args, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { CurrentPrincipal, RequestId } from '../../common/auth/principal.decorator';
-import { RequiresRole } from '../../common/auth/public.decorator';
-import type { Principal } from '../../common/auth/roles';
-import { PodConnection, toConnection } from '../../graphql/models/connection.model';
-import { PodInput, PodsArgs } from '../../graphql/models/inventory.input';
-import { NodeModel, toNodeModel } from '../../graphql/models/node.model';
-import { PodModel, toPodModel } from '../../graphql/models/pod.model';
-import { podBody } from '../../graphql/models/to-rest-body';
-import { SnapshotService } from '../../snapshot/snapshot.service';
+import { CurrentPrincipal, RequestId } from '../../kernel/auth/principal.decorator';
+import { RequiresRole } from '../../kernel/auth/public.decorator';
+import type { Principal } from '../../kernel/auth/roles';
+import { PodConnection, toConnection } from '../../kernel/graphql/models/connection.model';
+import { PodInput, PodsArgs } from '../../kernel/graphql/models/inventory.input';
+import { NodeModel, toNodeModel } from '../../kernel/graphql/models/node.model';
+import { PodModel, toPodModel } from '../../kernel/graphql/models/pod.model';
+import { podBody } from '../../kernel/graphql/models/to-rest-body';
+import { SnapshotService } from '../../kernel/snapshot/snapshot.service';
 import { BindingService } from '../binding.service';
-import { encodeContinue } from '../paging';
+import { encodeContinue } from '../../kernel/http/paging';
 import { PodService } from '../pod.service';
 
 /** GraphQL for pods: the same PodService/BindingService as REST; `Pod.node` reads the snapshot. */

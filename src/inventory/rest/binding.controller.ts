@@ -1,11 +1,11 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, RequestId } from '../../common/auth/principal.decorator';
-import { RequiresRole } from '../../common/auth/public.decorator';
-import type { Principal } from '../../common/auth/roles';
+import { CurrentPrincipal, RequestId } from '../../kernel/auth/principal.decorator';
+import { RequiresRole } from '../../kernel/auth/public.decorator';
+import type { Principal } from '../../kernel/auth/roles';
 import { BindingService } from '../binding.service';
-import { presentPod } from '../presenters';
-import { ApiProblems, POD_SCHEMA, PROBLEM_SCHEMA } from './api-docs';
+import { presentPod } from '../../kernel/http/presenters';
+import { ApiProblems, POD_SCHEMA, PROBLEM_SCHEMA } from '../../kernel/http/api-docs';
 
 const BINDING_CONFLICT = {
   description: 'The pod is not Pending and unbound, or (without `force`) the node is infeasible: `reasons` lists every failing filter, `message` is the FitError text',

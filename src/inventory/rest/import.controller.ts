@@ -1,10 +1,10 @@
 import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiPayloadTooLargeResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, RequestId } from '../../common/auth/principal.decorator';
-import { RequiresRole } from '../../common/auth/public.decorator';
-import type { Principal } from '../../common/auth/roles';
+import { CurrentPrincipal, RequestId } from '../../kernel/auth/principal.decorator';
+import { RequiresRole } from '../../kernel/auth/public.decorator';
+import type { Principal } from '../../kernel/auth/roles';
 import { ImportService, type ImportResult } from '../import.service';
-import { ApiProblems, PROBLEM_SCHEMA } from './api-docs';
+import { ApiProblems, PROBLEM_SCHEMA } from '../../kernel/http/api-docs';
 
 const count = { type: 'object', properties: { created: { type: 'integer' }, updated: { type: 'integer' } } };
 

@@ -1,12 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { CurrentPrincipal, RequestId } from '../../common/auth/principal.decorator';
-import { RequiresRole } from '../../common/auth/public.decorator';
-import type { Principal } from '../../common/auth/roles';
+import { CurrentPrincipal, RequestId } from '../../kernel/auth/principal.decorator';
+import { RequiresRole } from '../../kernel/auth/public.decorator';
+import type { Principal } from '../../kernel/auth/roles';
 import { NodeService } from '../node.service';
-import { presentNode } from '../presenters';
-import { ApiProblems, NODE_SCHEMA, listSchema } from './api-docs';
+import { presentNode } from '../../kernel/http/presenters';
+import { ApiProblems, NODE_SCHEMA, listSchema } from '../../kernel/http/api-docs';
 
 @ApiTags('nodes')
 @Controller('v1/nodes')

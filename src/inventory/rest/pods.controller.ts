@@ -1,12 +1,12 @@
 import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { CurrentPrincipal, RequestId } from '../../common/auth/principal.decorator';
-import { RequiresRole } from '../../common/auth/public.decorator';
-import type { Principal } from '../../common/auth/roles';
+import { CurrentPrincipal, RequestId } from '../../kernel/auth/principal.decorator';
+import { RequiresRole } from '../../kernel/auth/public.decorator';
+import type { Principal } from '../../kernel/auth/roles';
 import { PodService } from '../pod.service';
-import { presentPod } from '../presenters';
-import { ApiProblems, POD_SCHEMA, listSchema } from './api-docs';
+import { presentPod } from '../../kernel/http/presenters';
+import { ApiProblems, POD_SCHEMA, listSchema } from '../../kernel/http/api-docs';
 
 const ListQueries = () => applyDecorators(
   ApiQuery({ name: 'nodeName', required: false }), ApiQuery({ name: 'phase', required: false, enum: ['Pending', 'Running', 'Succeeded', 'Failed', 'Evicted'] }),

@@ -1,0 +1,40 @@
+import { ArgsType, Field, GraphQLISODateTime, Int, ObjectType } from '@nestjs/graphql';
+import { EvictionStatusEnum } from '../../kernel/graphql/models/enums';
+import { TaintModel } from '../../kernel/graphql/models/taint.model';
+
+@ObjectType('EvictionPod')
+export class EvictionPodModel {
+  @Field() namespace!: string;
+  @Field() name!: string;
+  @Field() uid!: string;
+}
+
+@ObjectType('EvictionRecord', { description: 'One NoExecute eviction decision (GET /v1/evictions).' })
+export class EvictionRecordModel {
+  @Field() id!: string;
+  @Field(() => EvictionPodModel) pod!: EvictionPodModel;
+  @Field() node!: string;
+  @Field(() => [TaintModel]) taints!: TaintModel[];
+  @Field(() => EvictionStatusEnum) status!: EvictionStatusEnum;
+  @Field(() => GraphQLISODateTime) createdAt!: Date;
+  @Field(() => GraphQLISODateTime) evictAt!: Date;
+  @Field(() => GraphQLISODateTime, { nullable: true }) executedAt!: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true }) cancelledAt!: Date | null;
+  @Field() reason!: string;
+}
+
+@ObjectType('EvictionConnection')
+export class EvictionConnectionModel {
+  @Field(() => [EvictionRecordModel]) items!: EvictionRecordModel[];
+  @Field(() => String, { nullable: true, description: 'pass as `after` for the next page; null on the last page' }) endCursor!: string | null;
+  @Field() hasNextPage!: boolean;
+}
+
+@ArgsType()
+export class EvictionsArgs {
+  @Field(() => EvictionStatusEnum, { nullable: true }) status?: EvictionStatusEnum;
+  @Field({ nullable: true }) node?: string;
+  @Field({ nullable: true }) namespace?: string;
+  @Field(() => Int, { nullable: true, defaultValue: 100, description: '1..5000' }) first?: number;
+  @Field({ nullable: true }) after?: string;
+}

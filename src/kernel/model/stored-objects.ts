@@ -1,0 +1,47 @@
+import type { Affinity, NodeCondition, OwnerRef, PodResources, ResourceList, ResourceVector, Taint, Toleration } from '../../domain/types';
+
+/** A node as taintwise stores it (API.md "Node"): the repositories return these, never Prisma rows. */
+export interface StoredNode {
+  name: string;
+  labels: Record<string, string>;
+  taints: Taint[];
+  unschedulable: boolean;
+  conditions: NodeCondition[];
+  allocatable: ResourceList | null;
+  resourceVersion: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const POD_PHASES = ['Pending', 'Running', 'Succeeded', 'Failed', 'Evicted'] as const;
+export type PodPhase = (typeof POD_PHASES)[number] | string;
+
+/** A pod as taintwise stores it (API.md "Pod"). `requests` is the canonical vector NodeResourcesFit reads. */
+export interface StoredPod {
+  namespace: string;
+  name: string;
+  uid: string;
+  nodeName: string | null;
+  phase: PodPhase;
+  boundAt: Date | null;
+  tolerations: Toleration[];
+  nodeSelector: Record<string, string>;
+  affinity: Affinity | null;
+  priority: number;
+  owner: OwnerRef | null;
+  resources: PodResources;
+  requests: ResourceVector;
+  hostNetwork: boolean;
+  resourceVersion: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Pods that occupy their node (count toward its resources, are subject to NoExecute). */
+export function isActivePhase(phase: PodPhase): boolean {
+  return phase === 'Pending' || phase === 'Running';
+}
+
+export function podKey(namespace: string, name: string): string {
+  return `${namespace}/${name}`;
+}

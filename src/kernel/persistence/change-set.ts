@@ -1,0 +1,71 @@
+import type { DelayedJob } from '../timers/delayed-jobs';
+import type { StoredNode, StoredPod } from '../model/stored-objects';
+
+/** Who is making a change: recorded on every event (audit, issue 7). */
+export interface Actor {
+  name: string;
+  requestId?: string;
+}
+
+export interface PendingEvent {
+  type: string;
+  subjectKind: 'Node' | 'Pod' | 'Eviction' | 'Import' | 'Taints';
+  subjectName: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Everything a transaction changed that must be told to the rest of the process once it commits:
+ * the snapshot, the timers, the event stream, other replicas. Collected during the transaction,
+ * applied only after COMMIT, so a rolled-back change leaves no trace anywhere.
+ */
+export class ChangeSet {
+  readonly upsertedNodes = new Map<string, StoredNode>();
+  readonly deletedNodes = new Set<string>();
+  readonly upsertedPods = new Map<string, StoredPod>();
+  readonly deletedPods = new Map<string, { namespace: string; name: string }>();
+  readonly timersToSchedule = new Map<string, DelayedJob>();
+  readonly timersToCancel = new Set<string>();
+  readonly events: PendingEvent[] = [];
+  evictions = { immediate: 0, scheduled: 0, cancelled: 0, retimed: 0 };
+  /** Set by bulk operations: other replicas reload everything instead of object by object. */
+  bulk = false;
+
+  constructor(readonly actor: Actor) {}
+
+  node(node: StoredNode): void {
+    this.deletedNodes.delete(node.name);
+    this.upsertedNodes.set(node.name, node);
+  }
+
+  nodeDeleted(name: string): void {
+    this.upsertedNodes.delete(name);
+    this.deletedNodes.add(name);
+  }
+
+  pod(pod: StoredPod): void {
+    const key = `${pod.namespace}/${pod.name}`;
+    this.deletedPods.delete(key);
+    this.upsertedPods.set(key, pod);
+  }
+
+  podDeleted(namespace: string, name: string): void {
+    const key = `${namespace}/${name}`;
+    this.upsertedPods.delete(key);
+    this.deletedPods.set(key, { namespace, name });
+  }
+
+  schedule(job: DelayedJob): void {
+    this.timersToCancel.delete(job.id);
+    this.timersToSchedule.set(job.id, job);
+  }
+
+  cancelTimer(id: string): void {
+    this.timersToSchedule.delete(id);
+    this.timersToCancel.add(id);
+  }
+
+  event(event: PendingEvent): void {
+    this.events.push(event);
+  }
+}

@@ -1,0 +1,148 @@
+import { Injectable } from '@nestjs/common';
+import type { Affinity, PodResources, ResourceVector, Toleration } from '../../../domain/types';
+import type { PodPhase, StoredPod } from '../../model/stored-objects';
+import { JsonInterner, POD_COLUMNS, POD_TEXT, podsFromTexts } from './pod-rows';
+import { Prisma } from '../../../generated/prisma/client';
+import { json, type Db } from '../prisma-types';
+
+/** What a write stores for a pod: the stored pod without the fields the database sets. */
+export type PodWrite = Omit<StoredPod, 'resourceVersion' | 'createdAt' | 'updatedAt'>;
+
+export interface PodListFilter {
+  namespace?: string;
+  nodeName?: string;
+  phase?: string;
+}
+
+const ACTIVE = ['Pending', 'Running'];
+
+/** The only place pods touch Prisma. Returns StoredPod, never Prisma rows. */
+@Injectable()
+export class PodRepository {
+  async findByKey(db: Db, namespace: string, name: string): Promise<StoredPod | undefined> {
+    const row = await db.pod.findUnique({ where: { namespace_name: { namespace, name } } });
+    return row ? toStoredPod(row) : undefined;
+  }
+
+  /**
+   * Active pods bound to any of the nodes, for the mutation that re-decides their evictions (the
+   * caller holds the nodes' locks). Plain SQL in the caller's transaction: a NoExecute taint over 100
+   * full nodes reads 11,000 pods, and Prisma's row mapping was most of its time (`pod-rows.ts`).
+   */
+  async findActiveOnNodes(db: Db, nodeNames: readonly string[]): Promise<StoredPod[]> {
+    if (nodeNames.length === 0) return [];
+    return this.podsWhere(db, `node_name = ANY($1::text[]) AND phase IN ('Pending', 'Running') ORDER BY namespace, name`, [...nodeNames]);
+  }
+
+  /** Every active pod, in pages (start-up snapshot load). */
+  async findAllActive(db: Db, pageSize = 5000): Promise<StoredPod[]> {
+    const all: StoredPod[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const rows = await db.pod.findMany({
+        where: { phase: { in: ACTIVE } }, orderBy: { id: 'asc' }, take: pageSize,
+        ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
+      });
+      for (const r of rows) all.push(toStoredPod(r));
+      if (rows.length < pageSize) return all;
+      cursor = rows[rows.length - 1].id;
+    }
+  }
+
+  /** One page ordered by namespace/name, starting after `after` (the `continue` token's position). */
+  async list(db: Db, filter: PodListFilter, limit: number, after?: { namespace: string; name: string }): Promise<StoredPod[]> {
+    const where = {
+      ...(filter.namespace !== undefined ? { namespace: filter.namespace } : {}),
+      ...(filter.nodeName !== undefined ? { nodeName: filter.nodeName } : {}),
+      ...(filter.phase !== undefined ? { phase: filter.phase } : {}),
+      ...(after ? { OR: [{ namespace: { gt: after.namespace } }, { namespace: after.namespace, name: { gt: after.name } }] } : {}),
+    };
+    const rows = await db.pod.findMany({ where, orderBy: [{ namespace: 'asc' }, { name: 'asc' }], take: limit });
+    return rows.map(toStoredPod);
+  }
+
+  async create(db: Db, pod: PodWrite): Promise<StoredPod> {
+    return toStoredPod(await db.pod.create({ data: podData(pod) }));
+  }
+
+  /** Conditional replace (optimistic concurrency); undefined when gone or the version moved on. */
+  async replace(db: Db, pod: PodWrite, expectedVersion?: string): Promise<StoredPod | undefined> {
+    const where = { namespace: pod.namespace, name: pod.name, ...(expectedVersion === undefined ? {} : { resourceVersion: Number(expectedVersion) }) };
+    const updated = await db.pod.updateMany({ where, data: { ...podData(pod), resourceVersion: { increment: 1 } } });
+    if (updated.count === 0) return undefined;
+    return this.findByKey(db, pod.namespace, pod.name);
+  }
+
+  /** Binds or unbinds; conditional on the current binding so two writers cannot both win. */
+  async setBinding(db: Db, namespace: string, name: string, from: string | null, to: { nodeName: string | null; phase: PodPhase; boundAt: Date | null }): Promise<StoredPod | undefined> {
+    const updated = await db.pod.updateMany({
+      where: { namespace, name, nodeName: from },
+      data: { nodeName: to.nodeName, phase: to.phase, boundAt: to.boundAt, resourceVersion: { increment: 1 } },
+    });
+    if (updated.count === 0) return undefined;
+    return this.findByKey(db, namespace, name);
+  }
+
+  /**
+   * Unbinds the pods (an eviction: `nodeName: null`, the given phase). One array parameter, where
+   * Prisma's `in` binds one per pod (5,000 in a sweep batch); `updated_at` is the mutation's `now`,
+   * as the snapshot records it.
+   */
+  async unbindMany(db: Db, uids: readonly string[], phase: PodPhase, now: Date): Promise<number> {
+    if (uids.length === 0) return 0;
+    return db.$executeRawUnsafe(
+      `UPDATE pods SET node_name = NULL, phase = $2, bound_at = NULL, resource_version = resource_version + 1, updated_at = $3::timestamptz WHERE uid = ANY($1::text[])`,
+      [...uids], phase, now.toISOString(),
+    );
+  }
+
+  /** The pods with these uids, as `findActiveOnNodes` reads them (plain SQL, one array parameter). */
+  async findByUids(db: Db, uids: readonly string[]): Promise<StoredPod[]> {
+    if (uids.length === 0) return [];
+    return this.podsWhere(db, 'uid = ANY($1::text[])', [...uids]);
+  }
+
+  /** Pods by a WHERE clause, each row one text value (`POD_TEXT`); rows that will not split are read by id. */
+  private async podsWhere(db: Db, where: string, ...params: unknown[]): Promise<StoredPod[]> {
+    const rows = await db.$queryRawUnsafe<Array<{ pod: string }>>(`SELECT ${POD_TEXT} AS pod FROM pods WHERE ${where}`, ...params);
+    return podsFromTexts(rows.map((r) => r.pod), new JsonInterner(), async (ids) =>
+      (await db.$queryRawUnsafe<Array<Record<string, unknown>>>(`SELECT ${POD_COLUMNS} FROM pods WHERE id = ANY($1::uuid[])`, ids)).map((row) => Object.values(row)),
+    );
+  }
+
+  async delete(db: Db, namespace: string, name: string): Promise<boolean> {
+    return (await db.pod.deleteMany({ where: { namespace, name } })).count > 0;
+  }
+}
+
+function podData(pod: PodWrite) {
+  return {
+    namespace: pod.namespace, name: pod.name, uid: pod.uid, nodeName: pod.nodeName, phase: pod.phase, boundAt: pod.boundAt,
+    tolerations: json(pod.tolerations), nodeSelector: json(pod.nodeSelector),
+    affinity: pod.affinity === null ? Prisma.DbNull : json(pod.affinity),
+    priority: pod.priority, ownerKind: pod.owner?.kind ?? null, ownerName: pod.owner?.name ?? null,
+    resources: json(pod.resources), requests: json(pod.requests), hostNetwork: pod.hostNetwork,
+  };
+}
+
+type PodRow = {
+  namespace: string; name: string; uid: string; nodeName: string | null; phase: string; boundAt: Date | null;
+  tolerations: unknown; nodeSelector: unknown; affinity: unknown; priority: number; ownerKind: string | null; ownerName: string | null;
+  resources: unknown; requests: unknown; hostNetwork: boolean; resourceVersion: number; createdAt: Date; updatedAt: Date;
+};
+
+export function toStoredPod(row: PodRow): StoredPod {
+  return {
+    namespace: row.namespace, name: row.name, uid: row.uid, nodeName: row.nodeName, phase: row.phase, boundAt: row.boundAt,
+    tolerations: (row.tolerations ?? []) as Toleration[],
+    nodeSelector: (row.nodeSelector ?? {}) as Record<string, string>,
+    affinity: (row.affinity ?? null) as Affinity | null,
+    priority: row.priority,
+    owner: row.ownerKind && row.ownerName ? { kind: row.ownerKind, name: row.ownerName } : null,
+    resources: (row.resources ?? {}) as PodResources,
+    requests: (row.requests ?? {}) as ResourceVector,
+    hostNetwork: row.hostNetwork,
+    resourceVersion: String(row.resourceVersion),
+    createdAt: row.createdAt, updatedAt: row.updatedAt,
+  };
+}

@@ -1,0 +1,225 @@
+import { toResourceVector } from '../../domain/resources/quantity';
+import { attachNodeTable, type NodeTable } from '../../domain/scheduling/node-table';
+import type { ResourceVector, SchedulingNode, Taint } from '../../domain/types';
+import { isActivePhase, podKey, type StoredNode, type StoredPod } from '../model/stored-objects';
+import { SchedulingView } from './scheduling-view';
+
+/**
+ * The in-memory, indexed copy of the inventory that decisions read (ARCHITECTURE.md principle 4, like
+ * kube-scheduler's cache): nodes sorted by name, their scheduling view with interned taint lists
+ * (identical taint sets share one array, so the filter evaluates each distinct set once per
+ * request), bound pods per node with the resources they request, and pending pods; and the same
+ * nodes as a scheduling table (`schedulingTable()`, scheduling-view.ts) for feasible-nodes.
+ * Updated after this replica's commits and from other replicas' change notifications.
+ */
+export class InventorySnapshot {
+  private readonly nodes = new Map<string, SnapshotNode>();
+  private readonly pods = new Map<string, StoredPod>();
+  private readonly podsByNode = new Map<string, Map<string, StoredPod>>();
+  private readonly pendingPods = new Map<string, StoredPod>();
+  private readonly internedTaints = new Map<string, readonly Taint[]>();
+  private sorted: SchedulingNode[] | undefined;
+  private version = 0;
+  /** Bumped when nodes themselves change (not when only bound pods' requests do). */
+  private nodeVersion = 0;
+  /** Nodes whose `requested` changed since the scheduling view last looked. */
+  private readonly resourceChanges = new Set<string>();
+  private readonly view = new SchedulingView();
+
+  /** Replace everything (start-up, or a bulk change such as an import on another replica). */
+  load(nodes: Iterable<StoredNode>, pods: Iterable<StoredPod>): void {
+    this.nodes.clear();
+    this.pods.clear();
+    this.podsByNode.clear();
+    this.pendingPods.clear();
+    this.internedTaints.clear();
+    for (const n of nodes) this.nodes.set(n.name, this.toSnapshotNode(n, emptyRequested()));
+    for (const p of pods) this.insertPod(p);
+    this.touch(true);
+  }
+
+  /** Monotonic counter bumped on every change; lets callers cache derived answers. */
+  get changeCount(): number {
+    return this.version;
+  }
+
+  get nodeCount(): number {
+    return this.nodes.size;
+  }
+
+  get podCount(): number {
+    return this.pods.size;
+  }
+
+  upsertNode(node: StoredNode): void {
+    const previous = this.nodes.get(node.name);
+    const requested = previous?.scheduling.requested ?? this.requestedOn(node.name);
+    this.nodes.set(node.name, this.toSnapshotNode(node, requested));
+    this.touch(true);
+  }
+
+  removeNode(name: string): void {
+    if (this.nodes.delete(name)) this.touch(true);
+  }
+
+  upsertPod(pod: StoredPod): void {
+    this.deletePod(podKey(pod.namespace, pod.name));
+    this.insertPod(pod);
+    this.touch(false);
+  }
+
+  removePod(namespace: string, name: string): void {
+    if (this.deletePod(podKey(namespace, name))) this.touch(false);
+  }
+
+  node(name: string): StoredNode | undefined {
+    return this.nodes.get(name)?.stored;
+  }
+
+  pod(namespace: string, name: string): StoredPod | undefined {
+    return this.pods.get(podKey(namespace, name));
+  }
+
+  /**
+   * Scheduling views of every node, sorted by name (the order decisions break ties in). The same
+   * array until a node changes (bound pods' requests are updated inside the node views); its
+   * scheduling table is attached to it, so `decideFeasibleNodes(pod, schedulingNodes())` uses the cached table.
+   */
+  schedulingNodes(): readonly SchedulingNode[] {
+    if (!this.sorted) {
+      const sorted = [...this.nodes.values()].map((n) => n.scheduling).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      this.sorted = sorted;
+      attachNodeTable(sorted, () => this.schedulingTable());
+    }
+    return this.sorted;
+  }
+
+  /** Every node as a scheduling table (node-table.ts), cached until the snapshot changes. */
+  schedulingTable(): NodeTable {
+    const nodes = this.schedulingNodes();
+    return this.view.current(this.version, this.nodeVersion, nodes, this.resourceChanges);
+  }
+
+  schedulingNode(name: string): SchedulingNode | undefined {
+    return this.nodes.get(name)?.scheduling;
+  }
+
+  /** Active pods bound to a node. */
+  podsOn(nodeName: string): readonly StoredPod[] {
+    return [...(this.podsByNode.get(nodeName)?.values() ?? [])];
+  }
+
+  /** Pending (unbound, active) pods. */
+  pending(): readonly StoredPod[] {
+    return [...this.pendingPods.values()];
+  }
+
+  allNodes(): IterableIterator<StoredNode> {
+    return mapIterator(this.nodes.values(), (n) => n.stored);
+  }
+
+  private toSnapshotNode(node: StoredNode, requested: ResourceVector): SnapshotNode {
+    return {
+      stored: node,
+      scheduling: {
+        name: node.name,
+        labels: node.labels,
+        taints: this.intern(node.taints),
+        unschedulable: node.unschedulable,
+        allocatable: node.allocatable ? toResourceVector(node.allocatable).vector : null,
+        requested,
+      },
+    };
+  }
+
+  /** Identical taint sets (by key, value, effect; timeAdded is not a scheduling input) share one frozen array. */
+  private intern(taints: readonly Taint[]): readonly Taint[] {
+    if (taints.length === 0) return EMPTY_TAINTS;
+    const signature = taints.map((t) => `${t.key}\u0000${t.value ?? ''}\u0000${t.effect}`).join('\u0001');
+    let shared = this.internedTaints.get(signature);
+    if (!shared) {
+      shared = Object.freeze(taints.map((t) => Object.freeze({ key: t.key, value: t.value ?? '', effect: t.effect })));
+      this.internedTaints.set(signature, shared);
+    }
+    return shared;
+  }
+
+  /** Only active pods (Pending/Running) are kept: finished and evicted ones take no place anywhere. */
+  private insertPod(pod: StoredPod): void {
+    if (!isActivePhase(pod.phase)) return;
+    const key = podKey(pod.namespace, pod.name);
+    this.pods.set(key, pod);
+    if (pod.nodeName === null) {
+      this.pendingPods.set(key, pod);
+      return;
+    }
+    let onNode = this.podsByNode.get(pod.nodeName);
+    if (!onNode) this.podsByNode.set(pod.nodeName, (onNode = new Map()));
+    onNode.set(key, pod);
+    const node = this.nodes.get(pod.nodeName);
+    if (node) {
+      addInto(node.scheduling.requested, pod.requests, 1);
+      this.resourceChanges.add(pod.nodeName);
+    }
+  }
+
+  private deletePod(key: string): boolean {
+    const pod = this.pods.get(key);
+    if (!pod) return false;
+    this.pods.delete(key);
+    this.pendingPods.delete(key);
+    if (pod.nodeName !== null) {
+      const onNode = this.podsByNode.get(pod.nodeName);
+      if (onNode?.delete(key)) {
+        if (onNode.size === 0) this.podsByNode.delete(pod.nodeName);
+        const node = this.nodes.get(pod.nodeName);
+        if (node) {
+          addInto(node.scheduling.requested, pod.requests, -1);
+          this.resourceChanges.add(pod.nodeName);
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Requests of the pods already bound to a node that the snapshot did not know yet. */
+  private requestedOn(nodeName: string): ResourceVector {
+    const requested = emptyRequested();
+    for (const pod of this.podsByNode.get(nodeName)?.values() ?? []) addInto(requested, pod.requests, 1);
+    return requested;
+  }
+
+  /** `nodesChanged`: a node was added, replaced or removed (else only bound pods' requests moved). */
+  private touch(nodesChanged: boolean): void {
+    if (nodesChanged) {
+      this.sorted = undefined;
+      this.nodeVersion++;
+      this.resourceChanges.clear();
+    }
+    this.version++;
+  }
+}
+
+interface SnapshotNode {
+  stored: StoredNode;
+  scheduling: SchedulingNode;
+}
+
+const EMPTY_TAINTS: readonly Taint[] = Object.freeze([]);
+
+function emptyRequested(): ResourceVector {
+  return { pods: 0 };
+}
+
+/** Adds (sign 1) or removes (sign -1) one pod's requests, counting the pod itself under `pods`. */
+function addInto(target: ResourceVector, requests: ResourceVector, sign: 1 | -1): void {
+  for (const [name, amount] of Object.entries(requests)) {
+    if (name === 'pods') continue;
+    target[name] = (target[name] ?? 0) + sign * amount;
+  }
+  target.pods = (target.pods ?? 0) + sign;
+}
+
+function* mapIterator<T, U>(it: IterableIterator<T>, f: (t: T) => U): IterableIterator<U> {
+  for (const t of it) yield f(t);
+}

@@ -1,0 +1,93 @@
+import { Logger } from '@nestjs/common';
+import type { DelayedJob, DelayedJobs } from './delayed-jobs';
+
+/** Timers armed or cancelled per `scheduleMany`/`cancelMany` call. */
+const CHUNK = 2000;
+/**
+ * How long one backend call may take before the queue moves on. A call sent as Redis went silent
+ * can wait for minutes, and every later change would wait behind it. Moving on is safe: a write
+ * that lands late only arms a timer that proposes a sweep, or cancels one the reconciler re-arms.
+ */
+const CALL_TIMEOUT_MS = 10_000;
+
+/**
+ * Timer changes decided by committed transactions, applied after COMMIT, off the request path and
+ * in commit order (ARCHITECTURE.md principle 5: timers are only timers).
+ *
+ * Why a mutation does not wait for them: the eviction row with its `evictAt` is already durable, a
+ * firing only asks for a sweep that re-decides from the database (SEMANTICS A.4), and the reconciler
+ * arms every Scheduled row that lacks a timer. Waiting would add Redis's time for thousands of
+ * delayed jobs (seconds for a 10,000-pod NoExecute taint) to the answer and buy no guarantee.
+ *
+ * Why one queue per process: the changes of successive transactions must reach the backend in the
+ * order they committed (a cancel must not overtake the schedule it undoes), so batches run one after
+ * another. A failed or stalled batch is logged and left behind; the reconciler repairs both sides.
+ */
+export class TimerWrites {
+  private readonly logger = new Logger('timers');
+  private tail: Promise<void> = Promise.resolve();
+  private pending = 0;
+  private readonly scheduledListeners: Array<(dueAts: readonly Date[]) => void> = [];
+
+  constructor(private readonly jobs: DelayedJobs) {}
+
+  /**
+   * Called, synchronously, with the due times of every committed batch of schedules before they are
+   * queued for the backend (the eviction module's local alarm: `SweepAlarm`).
+   */
+  onScheduled(listener: (dueAts: readonly Date[]) => void): void {
+    this.scheduledListeners.push(listener);
+  }
+
+  /** Queues the cancels, then the schedules, of one committed change. Returns at once. */
+  apply(cancels: readonly string[], schedules: readonly DelayedJob[]): void {
+    if (cancels.length === 0 && schedules.length === 0) return;
+    if (schedules.length > 0 && this.scheduledListeners.length > 0) {
+      const dueAts = schedules.map((job) => job.dueAt);
+      for (const listener of this.scheduledListeners) listener(dueAts);
+    }
+    this.pending++;
+    this.tail = this.tail
+      .then(() => this.write(cancels, schedules))
+      .finally(() => {
+        this.pending--;
+      });
+  }
+
+  /** Timer changes queued and not yet written (for readiness of tests and for shutdown logs). */
+  get queued(): number {
+    return this.pending;
+  }
+
+  /** Resolves once every change queued so far has been written (or has failed and been logged). */
+  settled(): Promise<void> {
+    return this.tail;
+  }
+
+  private async write(cancels: readonly string[], schedules: readonly DelayedJob[]): Promise<void> {
+    for (let i = 0; i < cancels.length; i += CHUNK) {
+      await bounded(this.jobs.cancelMany(cancels.slice(i, i + CHUNK))).catch((e: unknown) =>
+        this.logger.warn({ msg: 'could not cancel timers; a stale timer only wakes a sweep that finds nothing', count: cancels.length, err: String(e) }),
+      );
+    }
+    for (let i = 0; i < schedules.length; i += CHUNK) {
+      await bounded(this.jobs.scheduleMany(schedules.slice(i, i + CHUNK))).catch((e: unknown) =>
+        this.logger.warn({ msg: 'could not arm timers; the reconciler will', count: schedules.length, err: String(e) }),
+      );
+    }
+  }
+}
+
+/** The call, or a rejection after CALL_TIMEOUT_MS (the call itself goes on; see CALL_TIMEOUT_MS). */
+async function bounded<T>(call: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the timer backend did not answer within ${CALL_TIMEOUT_MS} ms`)), CALL_TIMEOUT_MS);
+  });
+  call.catch(() => undefined); // a late failure has nobody left to tell
+  try {
+    return await Promise.race([call, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
