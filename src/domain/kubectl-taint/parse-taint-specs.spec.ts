@@ -40,7 +40,7 @@ const errorCases: Array<{ description: string; specs: string[]; code: string; me
   { description: 'B.3.2 empty key', specs: ['=value:NoSchedule'], code: 'InvalidSpec', message: `invalid taint spec: =value:NoSchedule, name part must be non-empty; ${NAME_REGEX}` },
   { description: 'B.3.2 invalid key', specs: ['@=value:NoSchedule'], code: 'InvalidSpec', message: `invalid taint spec: @=value:NoSchedule, ${NAME_REGEX}` },
   { description: 'B.3.2 invalid value', specs: ['key=@:NoSchedule'], code: 'InvalidSpec', message: `invalid taint spec: key=@:NoSchedule, ${LABEL_VALUE_REGEX}` },
-  { description: 'B.3.2 too long value', specs: [`key=${'v'.repeat(64)}:NoSchedule`], code: 'InvalidSpec', message: `invalid taint spec: key=${'v'.repeat(64)}:NoSchedule, must be no more than 63 characters` },
+  { description: 'B.3.2 too long value', specs: [`key=${'v'.repeat(64)}:NoSchedule`], code: 'InvalidSpec', message: `invalid taint spec: key=${'v'.repeat(64)}:NoSchedule, must be no more than 63 bytes` },
   { description: 'B.3.2 removal value is still validated', specs: ['key=@:NoSchedule-'], code: 'InvalidSpec', message: `invalid taint spec: key=@:NoSchedule, ${LABEL_VALUE_REGEX}` },
   { description: 'B.3.2 removal with an empty effect', specs: ['foo:-'], code: 'InvalidSpec', message: 'invalid taint effect: , unsupported taint effect' },
   { description: 'B.3.2 removal spec "foo=bar-": key foo=bar is invalid', specs: ['foo=bar-'], code: 'InvalidSpec', message: `invalid taint spec: foo=bar, ${NAME_REGEX}` },

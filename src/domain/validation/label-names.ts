@@ -2,10 +2,11 @@ import type { FieldError } from '../types';
 import { invalid } from './field-errors';
 
 /**
- * Label keys and values as k8s.io/apimachinery/pkg/util/validation/validation.go checks them
- * (`IsQualifiedName`, `IsValidLabelValue`, `IsDNS1123Subdomain`), with the exact message texts, since
- * they reach users through validation errors (B.2.1, B.2.2) and kubectl's `invalid taint spec: ...` (B.3.2).
- * Lengths are counted in bytes (Go's `len`), as upstream does, though the message says "characters".
+ * Label keys and values as k8s.io/apimachinery checks them, with the exact message texts, since they reach
+ * users through validation errors (B.2.1, B.2.2) and kubectl's `invalid taint spec: ...` (B.3.2).
+ * Upstream moved these checks to `pkg/api/validate/content` (kube.go `IsLabelKey`, `IsLabelValue`; dns.go
+ * `IsDNS1123Subdomain`; errors.go `MaxLenError`, commit eed236ce, 2026-07-23): lengths are counted in bytes
+ * and now say so; `pkg/util/validation` keeps "characters" for object names (docs/SEMANTICS.md B.2.1).
  */
 
 const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
@@ -32,8 +33,13 @@ const byteLength = (value: string): number => utf8.encode(value).length;
 /** `EmptyError()` */
 export const EMPTY_ERROR = 'must be non-empty';
 
-/** `MaxLenError(n)` */
+/** `content.MaxLenError(n)`: label keys, label values and their DNS-subdomain prefixes. */
 export function maxLenError(length: number): string {
+  return `must be no more than ${length} bytes`;
+}
+
+/** `validation.MaxLenError(n)` (pkg/util/validation): object names and namespaces still say "characters". */
+export function maxLenCharactersError(length: number): string {
   return `must be no more than ${length} characters`;
 }
 
@@ -47,16 +53,25 @@ export function regexError(message: string, format: string, ...examples: string[
   return `${message} (e.g. ${listed}regex used for validation is '${format}')`;
 }
 
-/** `IsDNS1123Subdomain`: at most 253 bytes, lowercase RFC 1123 labels separated by dots. */
-export function isDns1123Subdomain(value: string): string[] {
+/** The shape of a lowercase RFC 1123 subdomain, length aside (`dns1123SubdomainRegexp`). */
+export function matchesDns1123Subdomain(value: string): boolean {
+  return DNS1123_SUBDOMAIN_RE.test(value);
+}
+
+/**
+ * `IsDNS1123Subdomain`: at most 253 bytes, lowercase RFC 1123 labels separated by dots. The length message
+ * is content's ("bytes") for label-key prefixes; object names pass util/validation's ("characters").
+ */
+export function isDns1123Subdomain(value: string, lengthError: (max: number) => string = maxLenError): string[] {
   const errors: string[] = [];
-  if (byteLength(value) > DNS1123_SUBDOMAIN_MAX) errors.push(maxLenError(DNS1123_SUBDOMAIN_MAX));
+  if (byteLength(value) > DNS1123_SUBDOMAIN_MAX) errors.push(lengthError(DNS1123_SUBDOMAIN_MAX));
   if (!DNS1123_SUBDOMAIN_RE.test(value)) errors.push(regexError(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, 'example.com'));
   return errors;
 }
 
 /**
- * `IsQualifiedName`: an optional DNS-1123 subdomain prefix and `/`, then a name of at most 63 bytes.
+ * `IsLabelKey` (formerly `IsQualifiedName`): an optional DNS-1123 subdomain prefix and `/`, then a name of
+ * at most 63 bytes.
  * Empty list = valid. More than one `/` is a single error about the whole value.
  * @example isQualifiedName('example.com/my-key') => []; isQualifiedName('') => ['name part must be non-empty', 'name part must consist of ...']
  */
@@ -73,7 +88,7 @@ export function isQualifiedName(value: string): string[] {
     else errors.push(...isDns1123Subdomain(prefix).map((message) => `prefix part ${message}`));
   } else {
     return [
-      `a qualified name ${regexError(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}` +
+      `a valid label key ${regexError(QUALIFIED_NAME_ERR, QUALIFIED_NAME_FMT, 'MyName', 'my.name', '123-abc')}` +
         " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
     ];
   }
@@ -86,7 +101,7 @@ export function isQualifiedName(value: string): string[] {
 }
 
 /**
- * `IsValidLabelValue`: empty, or at most 63 bytes of alphanumerics, `-`, `_`, `.`, starting and
+ * `IsLabelValue` (formerly `IsValidLabelValue`): empty, or at most 63 bytes of alphanumerics, `-`, `_`, `.`, starting and
  * ending with an alphanumeric.
  */
 export function isValidLabelValue(value: string): string[] {

@@ -113,3 +113,23 @@ describe('object names and labels (ValidateNodeName, ValidateLabels)', () => {
     expect(validateLabels(labels, 'labels').map((e) => e.field)).toEqual(expected);
   });
 });
+
+// util/validation IsDNS1123Label (apimachinery eed236ce): a valid subdomain that is no valid label is wrong
+// only by its dots, and says so instead of printing the label regex.
+describe('validateNamespaceName messages (util/validation IsDNS1123Label)', () => {
+  it.each([
+    { description: 'dots only', ns: 'team.a', expected: ['must not contain dots'] },
+    { description: 'too long', ns: 'n'.repeat(64), expected: ['must be no more than 63 characters'] },
+    {
+      description: 'upper case: the label regex',
+      ns: 'Team',
+      expected: [
+        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end " +
+          "with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is " +
+          "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+      ],
+    },
+  ])('$description', ({ ns, expected }) => {
+    expect(validateNamespaceName(ns).map((e) => e.message.replace(/^Invalid value: "[^"]*": /, ''))).toEqual(expected);
+  });
+});

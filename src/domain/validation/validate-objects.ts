@@ -1,7 +1,7 @@
 import { canonicalAmount, isNegativeQuantity } from '../resources/quantity';
 import type { Affinity, FieldError, NodeCondition, NodeSelectorTerm, PodResources, ResourceList, Taint, Toleration } from '../types';
 import { invalid, notSupported, required } from './field-errors';
-import { isDns1123Subdomain, isValidLabelValue, validateLabelName } from './label-names';
+import { isDns1123Subdomain, isValidLabelValue, matchesDns1123Subdomain, maxLenCharactersError, validateLabelName } from './label-names';
 import { validateNodeTaints } from './validate-node-taints';
 import { validateTolerations, type TolerationValidationOptions } from './validate-tolerations';
 
@@ -23,16 +23,18 @@ export function validateLabels(labels: Record<string, string>, path: string): Fi
 /** Object names: nodes and pods are DNS-1123 subdomains (`ValidateNodeName`, `ValidatePodName`). */
 export function validateObjectName(name: string, path = 'name'): FieldError[] {
   if (name.length === 0) return [required(path, 'name or generateName is required')];
-  return isDns1123Subdomain(name).map((m) => invalid(path, name, m));
+  return isDns1123Subdomain(name, maxLenCharactersError).map((m) => invalid(path, name, m));
 }
 
 /** Namespaces are DNS-1123 labels (`ValidateNamespaceName`). */
 export function validateNamespaceName(namespace: string, path = 'namespace'): FieldError[] {
   if (namespace.length === 0) return [required(path)];
   const errors: FieldError[] = [];
-  if (namespace.length > 63) errors.push(invalid(path, namespace, 'must be no more than 63 characters'));
+  if (namespace.length > 63) errors.push(invalid(path, namespace, maxLenCharactersError(63)));
   if (!DNS1123_LABEL.test(namespace)) {
-    errors.push(invalid(path, namespace, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"));
+    // IsDNS1123Label: a valid subdomain that is no valid label can only be wrong by its dots
+    if (matchesDns1123Subdomain(namespace)) errors.push(invalid(path, namespace, 'must not contain dots'));
+    else errors.push(invalid(path, namespace, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"));
   }
   return errors;
 }
