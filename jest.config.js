@@ -22,14 +22,25 @@ const common = {
   transformIgnorePatterns: [`node_modules/(?!(${esmPackages.join('|')}))`],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
 };
+const servers = {
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+};
 module.exports = {
   // End-to-end suites boot real apps (PGlite's first start takes seconds on a loaded 2-core machine).
   testTimeout: 120_000,
+  // Tiers: `unit` needs nothing but Node (pure code, PGlite, in-process timers); `integration` needs
+  // PostgreSQL and Redis (DATABASE_URL, REDIS_URL); `e2e` boots apps in every mode testModes() offers;
+  // `browser` drives pages in Chromium. scripts/test.mjs (npm test) leaves `integration` out when the
+  // servers are not configured and `browser` when Chromium is not installed, and says so.
   projects: [
     { ...common, displayName: 'unit', roots: ['<rootDir>/src', '<rootDir>/test/architecture'], testMatch: ['**/*.spec.ts'] },
-    { ...common, displayName: 'e2e', roots: ['<rootDir>/test'], testMatch: ['**/*.e2e-spec.ts'],
-      globalSetup: '<rootDir>/test/support/global-setup.ts', globalTeardown: '<rootDir>/test/support/global-teardown.ts' },
+    { ...common, displayName: 'integration', roots: ['<rootDir>/src', '<rootDir>/test'], testMatch: ['**/*.int-spec.ts'], ...servers },
+    { ...common, displayName: 'e2e', roots: ['<rootDir>/test'], testMatch: ['**/*.e2e-spec.ts'], ...servers },
+    // pages tested the way people see them, in Debian's Chromium (`apt-get install chromium`)
+    { ...common, displayName: 'browser', roots: ['<rootDir>/test'], testMatch: ['**/*.browser-spec.ts'], ...servers },
   ],
+
   collectCoverageFrom: ['src/domain/**/*.ts', '!src/domain/**/*.spec.ts', '!src/domain/**/testing/**'],
   coverageReporters: ['text-summary', 'text', 'json-summary'],
 };

@@ -12,7 +12,7 @@ import { ApiKeys } from './kernel/auth/api-keys';
 import { installAuthentication } from './kernel/auth/authenticate.hook';
 import { ProblemJsonFilter, sendProblem } from './kernel/http/problem-json.filter';
 import { installQueryParameterCheck } from './kernel/http/query-params';
-import { installRateLimit, rateLimitStore } from './kernel/http/rate-limit';
+import { installRateLimit } from './kernel/http/rate-limit';
 import { installSecurity } from './kernel/http/security';
 import type { AppConfig } from './kernel/config/config.schema';
 import { registerExplorer } from './kernel/graphql/explorer';
@@ -54,7 +54,7 @@ export async function createApp(config: AppConfig, options: { logger?: PinoLogge
   await installSecurity(app, fastify, config);
   // After CORS (preflights and CORS headers on errors), before the explorer and every route.
   const keys = app.get(ApiKeys);
-  installRateLimit(fastify, { perMinute: config.RATE_LIMIT_PER_MINUTE, keys, store: () => rateLimitStore(config, logger) });
+  await installRateLimit(fastify, { perMinute: config.RATE_LIMIT_PER_MINUTE, keys, redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX });
   installAuthentication(fastify, keys);
   installQueryParameterCheck(fastify);
   if (keys.open) {

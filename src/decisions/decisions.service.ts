@@ -11,7 +11,7 @@ import { compilePod, type CompiledPod, type PodToPlace } from '../domain/schedul
 import { decideFeasibleNodes, type FeasibleNodesDecision } from '../domain/scheduling/feasible-nodes';
 import { nodeIndex, withNodeResources, type NodeTable } from '../domain/scheduling/node-table';
 import { decideTolerationMatch } from '../domain/scheduling/toleration-match';
-import { taintToString } from '../domain/tolerations/taint-to-string';
+import { schedulingSignature, taintToString } from '../domain/tolerations/taint-to-string';
 import type { MatchOptions } from '../domain/tolerations/tolerates-taint';
 import type { FieldError, PodSpec, ResourceVector, SchedulingNode, Taint, TaintEffect, Toleration } from '../domain/types';
 import { aggregateMessages, formatFieldError, goQuote } from '../domain/validation/field-errors';
@@ -30,7 +30,8 @@ import { SnapshotService } from '../kernel/snapshot/snapshot.service';
 import type { Clock } from '../kernel/timers/clock';
 import type { FeasibleNodesAnswer, PodRef, TaintImpactAnswer, TaintView, TolerationMatchAnswer } from './decision-answers';
 import { DEFAULT_FEASIBLE_LIMIT, feasibleNodesBodySchema, taintImpactBodySchema, tolerationMatchBodySchema, type FeasibleNodesBody } from './decision-bodies';
-import { canonicalJson, LruCache } from './decision-cache';
+import { LRUCache } from 'lru-cache';
+import { canonicalJson } from './decision-cache';
 import { groupPendingPods, pendingImpact, type PendingGroup } from './pending-impact';
 
 /**
@@ -73,8 +74,13 @@ const MAX_REMEMBERED_BODY = 16_384;
 export class DecisionsService {
   /** Pending pods grouped by scheduling spec, valid while the snapshot has not changed. */
   private pendingGroups: { changeCount: number; groups: Array<PendingGroup<StoredPod>> } | undefined;
-  private readonly decisionCache = new LruCache<CachedDecision>(DECISION_CACHE_ENTRIES, DECISION_CACHE_NODES, (d) => d.answer.nodes.length + 1);
-  private readonly questions = new LruCache<FeasibleNodesQuestion>(2 * DECISION_CACHE_ENTRIES);
+  // weighed by answer size, so a few 5,000-node answers cannot hold hundreds of megabytes
+  private readonly decisionCache = new LRUCache<string, CachedDecision>({
+    max: DECISION_CACHE_ENTRIES,
+    maxSize: DECISION_CACHE_NODES,
+    sizeCalculation: (d) => d.answer.nodes.length + 1,
+  });
+  private readonly questions = new LRUCache<string, FeasibleNodesQuestion>({ max: 2 * DECISION_CACHE_ENTRIES });
 
   constructor(
     private readonly snapshots: SnapshotService,
@@ -357,11 +363,6 @@ function uniqueSorted(names: readonly string[]): string[] {
 
 function matchesRemoval(taint: Taint, removal: TaintRemoval): boolean {
   return taint.key === removal.key && (removal.effect === undefined || taint.effect === removal.effect);
-}
-
-/** key, value, effect: what scheduling reads (timeAdded only moves eviction clocks). */
-function schedulingSignature(taints: readonly Taint[]): string {
-  return taints.map((t) => `${t.key}\u0000${t.value ?? ''}\u0000${t.effect}`).join('\u0001');
 }
 
 /** One shared array per distinct proposed taint list, so the filter judges each list once per pod. */

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { taintToJson } from '../kernel/model/taint-json';
+import { taintToString } from '../domain/tolerations/taint-to-string';
 import { Inject, Injectable } from '@nestjs/common';
 import { decideEviction, type EvictionDecision } from '../domain/eviction/decide-eviction';
 import type { Taint } from '../domain/types';
@@ -149,7 +151,7 @@ export class EvictionPlanner {
       const taintsOf = new Map<string, string>();
       const taintsJson = (nodeName: string) => {
         let text = taintsOf.get(nodeName);
-        if (text === undefined) taintsOf.set(nodeName, (text = JSON.stringify(serializeTaints((nodes.get(nodeName)?.taints ?? []).filter((t) => t.effect === 'NoExecute')))));
+        if (text === undefined) taintsOf.set(nodeName, (text = JSON.stringify((nodes.get(nodeName)?.taints ?? []).filter((t) => t.effect === 'NoExecute').map(taintToJson))));
         return text;
       };
       await db.$executeRawUnsafe(
@@ -163,7 +165,7 @@ export class EvictionPlanner {
       await db.eviction.createMany({
         data: fresh.map((i) => ({
           id: randomUUID(), podUid: i.pod.uid, namespace: i.pod.namespace, podName: i.pod.name, nodeName: i.pod.nodeName!,
-          taints: json(serializeTaints((nodes.get(i.pod.nodeName!)?.taints ?? []).filter((t) => t.effect === 'NoExecute'))),
+          taints: json((nodes.get(i.pod.nodeName!)?.taints ?? []).filter((t) => t.effect === 'NoExecute').map(taintToJson)),
           status: 'Executed' as const, evictAt: now, executedAt: now, reason: reasonFor(i.decision),
         })),
       });
@@ -174,7 +176,7 @@ export class EvictionPlanner {
       changes.pod(evicted);
       changes.event({
         type: 'EvictionExecuted', subjectKind: 'Pod', subjectName: `${i.pod.namespace}/${i.pod.name}`,
-        data: { node: i.pod.nodeName, reason: reasonFor(i.decision), taint: serializeTaint(i.decision.taint), ...(i.decision.reason === 'expired' ? { evictAt: i.decision.evictAt.toISOString(), lagMs: now.getTime() - i.decision.evictAt.getTime() } : {}) },
+        data: { node: i.pod.nodeName, reason: reasonFor(i.decision), taint: taintToJson(i.decision.taint), ...(i.decision.reason === 'expired' ? { evictAt: i.decision.evictAt.toISOString(), lagMs: now.getTime() - i.decision.evictAt.getTime() } : {}) },
       });
     }
     changes.evictions.immediate += items.length;
@@ -193,14 +195,14 @@ export class EvictionPlanner {
            AS u(id uuid, pod_uid text, namespace text, pod_name text, node_name text, taints jsonb, evict_at timestamptz, reason text, timer_id text)`,
         JSON.stringify(items.map((i) => ({
           id: i.id, pod_uid: i.pod.uid, namespace: i.pod.namespace, pod_name: i.pod.name, node_name: i.pod.nodeName,
-          taints: serializeTaints(i.taints), evict_at: i.evictAt.toISOString(), reason: i.reason, timer_id: evictionTimerId(i.id, i.evictAt),
+          taints: i.taints.map(taintToJson), evict_at: i.evictAt.toISOString(), reason: i.reason, timer_id: evictionTimerId(i.id, i.evictAt),
         }))),
       );
     } else {
       await db.eviction.createMany({
         data: items.map((i) => ({
           id: i.id, podUid: i.pod.uid, namespace: i.pod.namespace, podName: i.pod.name, nodeName: i.pod.nodeName!,
-          taints: json(serializeTaints(i.taints)), status: 'Scheduled' as const, evictAt: i.evictAt, reason: i.reason,
+          taints: json(i.taints.map(taintToJson)), status: 'Scheduled' as const, evictAt: i.evictAt, reason: i.reason,
           timerId: evictionTimerId(i.id, i.evictAt),
         })),
       });
@@ -220,7 +222,7 @@ export class EvictionPlanner {
        FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::text[], $5::text[]) AS u(id, evict_at, timer_id, reason, taints)
        WHERE e.id = u.id AND e.status = 'Scheduled'`,
       items.map((i) => i.row.id), items.map((i) => i.evictAt.toISOString()), items.map((i) => evictionTimerId(i.row.id, i.evictAt)),
-      items.map((i) => i.reason), items.map((i) => JSON.stringify(serializeTaints(i.taints))),
+      items.map((i) => i.reason), items.map((i) => JSON.stringify(i.taints.map(taintToJson))),
     );
     for (const i of items) {
       if (i.row.timerId) changes.cancelTimer(i.row.timerId);
@@ -250,19 +252,7 @@ export function timerFor(evictionId: string, evictAt: Date) {
 }
 
 function reasonFor(decision: EvictionDecision): string {
-  if (decision.action === 'EvictNow' && decision.reason === 'untolerated') return `untolerated NoExecute taint ${taintText(decision.taint)}`;
-  if (decision.action === 'EvictNow' || decision.action === 'EvictAfter') return `tolerationSeconds of toleration ${decision.tolerationIndex} for NoExecute taint ${taintText(decision.taint)} ran out`;
+  if (decision.action === 'EvictNow' && decision.reason === 'untolerated') return `untolerated NoExecute taint ${taintToString(decision.taint)}`;
+  if (decision.action === 'EvictNow' || decision.action === 'EvictAfter') return `tolerationSeconds of toleration ${decision.tolerationIndex} for NoExecute taint ${taintToString(decision.taint)} ran out`;
   return '';
-}
-
-function taintText(t: Taint): string {
-  return t.value ? `${t.key}=${t.value}:${t.effect}` : `${t.key}:${t.effect}`;
-}
-
-export function serializeTaint(t: Taint): Record<string, unknown> {
-  return { key: t.key, value: t.value ?? '', effect: t.effect, ...(t.timeAdded ? { timeAdded: t.timeAdded.toISOString() } : {}) };
-}
-
-function serializeTaints(taints: readonly Taint[]): Array<Record<string, unknown>> {
-  return taints.map(serializeTaint);
 }

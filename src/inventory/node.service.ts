@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { taintToJson } from '../kernel/model/taint-json';
 import { AppError } from '../kernel/errors/app-error';
 import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
 import type { NodeCondition, Taint, TaintEffect } from '../domain/types';
@@ -71,7 +72,7 @@ export class NodeService {
       const node = existing ? await this.nodes.replace(tx, stamped, parsed.resourceVersion) : await this.nodes.create(tx, stamped);
       if (!node) throw new AppError('Conflict', `Operation cannot be fulfilled on nodes "${name}": the object has been modified; please apply your changes to the latest version and try again`);
       await this.afterNodeChange(tx, node, now, changes);
-      changes.event({ type: existing ? 'NodeReplaced' : 'NodeCreated', subjectKind: 'Node', subjectName: name, data: { taints: node.taints.map(taintJson), unschedulable: node.unschedulable, previousTaints: existing?.taints.map(taintJson) ?? [] } });
+      changes.event({ type: existing ? 'NodeReplaced' : 'NodeCreated', subjectKind: 'Node', subjectName: name, data: { taints: node.taints.map(taintToJson), unschedulable: node.unschedulable, previousTaints: existing?.taints.map(taintToJson) ?? [] } });
       return { node, created: !existing };
     });
     return result;
@@ -117,8 +118,4 @@ export class NodeService {
     if (errors.length) throw AppError.invalid('Node', name, errors, formatInvalidObject('Node', name, errors));
     return write;
   }
-}
-
-export function taintJson(t: Taint): Record<string, unknown> {
-  return { key: t.key, value: t.value ?? '', effect: t.effect, ...(t.timeAdded ? { timeAdded: t.timeAdded.toISOString() } : {}) };
 }

@@ -10,7 +10,7 @@ import { BullMqDelayedJobs } from './timers/bullmq-delayed-jobs';
 import { systemClock } from './timers/clock';
 import type { DelayedJobs, DelayedJobsErrorListener } from './timers/delayed-jobs';
 import { InProcessDelayedJobs } from './timers/in-process-delayed-jobs';
-import { settlesWithin } from './timers/settles-within';
+import { settlesWithin } from './timers/time-limits';
 import { TimerWrites } from './timers/timer-writes';
 import { CLOCK, DATABASE, DELAYED_JOBS, REPLICA_ID } from './tokens';
 

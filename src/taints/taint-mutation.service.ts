@@ -14,7 +14,8 @@ import { parseBody } from '../kernel/http/input/parse-body';
 import { compileLabelSelector } from '../kernel/http/label-selection';
 import type { StoredNode } from '../kernel/model/stored-objects';
 import { NodeRepository, type NodeWrite } from '../kernel/persistence/repositories/node.repository';
-import { NodeService, taintJson } from '../inventory/node.service';
+import { NodeService } from '../inventory/node.service';
+import { taintToJson } from '../kernel/model/taint-json';
 import { PodRepository } from '../kernel/persistence/repositories/pod.repository';
 import type { Db } from '../kernel/persistence/prisma-types';
 import { UnitOfWork } from '../kernel/persistence/unit-of-work';
@@ -100,7 +101,7 @@ export class TaintMutationService {
         changes.node(node);
         changes.event({
           type: 'TaintsApplied', subjectKind: 'Node', subjectName: node.name,
-          data: { specs: parsed.taints, overwrite: options.overwrite, operation: o.operation, taints: node.taints.map(taintJson), previousTaints: o.before.taints.map(taintJson) },
+          data: { specs: parsed.taints, overwrite: options.overwrite, operation: o.operation, taints: node.taints.map(taintToJson), previousTaints: o.before.taints.map(taintToJson) },
         });
       }
       await this.replanNodes(tx, written, now, changes);
@@ -149,7 +150,7 @@ export class TaintMutationService {
       await this.nodeService.afterNodeChange(tx, stored, now, changes);
       changes.event({
         type: event.type, subjectKind: 'Node', subjectName: name,
-        data: { ...event.data, unschedulable: stored.unschedulable, taints: stored.taints.map(taintJson), previousTaints: node.taints.map(taintJson) },
+        data: { ...event.data, unschedulable: stored.unschedulable, taints: stored.taints.map(taintToJson), previousTaints: node.taints.map(taintToJson) },
       });
       return { node: stored, changed };
     });

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, RequestId } from '../kernel/auth/principal.decorator';
+import { Actor } from '../kernel/auth/principal.decorator';
 import { RequiresRole } from '../kernel/auth/public.decorator';
 import type { Principal } from '../kernel/auth/roles';
 import { presentNode, presentTaint } from '../kernel/http/presenters';
@@ -53,8 +53,8 @@ export class TaintsController {
   @ApiBody({ schema: APPLY_TAINTS_BODY, examples: { maintenance: { value: { nodes: ['n1'], taints: ['maintenance=true:NoExecute'] } }, gpuPool: { value: { labelSelector: 'pool=gpu', taints: ['dedicated=gpu:NoSchedule'], overwrite: true } }, remove: { value: { all: true, taints: ['maintenance-'], dryRun: true } } } })
   @ApiOkResponse({ schema: APPLY_TAINTS_ANSWER })
   @ApiProblems(400, 404, 409)
-  async apply(@Body() body: unknown, @CurrentPrincipal() who: Principal, @RequestId() requestId?: string) {
-    return presentApplyResult(await this.taints.applyTaints(body, { name: who.name, requestId }));
+  async apply(@Body() body: unknown, @Actor() actor: Actor) {
+    return presentApplyResult(await this.taints.applyTaints(body, actor));
   }
 
   @Post('nodes/:name/cordon')
@@ -64,8 +64,8 @@ export class TaintsController {
   @ApiParam({ name: 'name', example: 'n1' })
   @ApiOkResponse({ schema: NODE_MUTATION_ANSWER })
   @ApiProblems(404)
-  async cordon(@Param('name') name: string, @CurrentPrincipal() who: Principal, @RequestId() requestId?: string) {
-    return presentNodeResult(await this.taints.setUnschedulable(name, true, { name: who.name, requestId }));
+  async cordon(@Param('name') name: string, @Actor() actor: Actor) {
+    return presentNodeResult(await this.taints.setUnschedulable(name, true, actor));
   }
 
   @Post('nodes/:name/uncordon')
@@ -75,8 +75,8 @@ export class TaintsController {
   @ApiParam({ name: 'name', example: 'n1' })
   @ApiOkResponse({ schema: NODE_MUTATION_ANSWER })
   @ApiProblems(404)
-  async uncordon(@Param('name') name: string, @CurrentPrincipal() who: Principal, @RequestId() requestId?: string) {
-    return presentNodeResult(await this.taints.setUnschedulable(name, false, { name: who.name, requestId }));
+  async uncordon(@Param('name') name: string, @Actor() actor: Actor) {
+    return presentNodeResult(await this.taints.setUnschedulable(name, false, actor));
   }
 
   @Put('nodes/:name/conditions')
@@ -89,8 +89,8 @@ export class TaintsController {
   @ApiBody({ schema: { type: 'array', items: { type: 'object', required: ['type', 'status'], properties: { type: { type: 'string', example: 'Ready' }, status: { type: 'string', enum: ['True', 'False', 'Unknown'] }, reason: { type: 'string' }, message: { type: 'string' } } } }, examples: { notReady: { value: [{ type: 'Ready', status: 'False' }] }, ready: { value: [{ type: 'Ready', status: 'True' }, { type: 'MemoryPressure', status: 'False' }] } } })
   @ApiOkResponse({ schema: NODE_MUTATION_ANSWER })
   @ApiProblems(400, 404, 422)
-  async conditions(@Param('name') name: string, @Body() body: unknown, @CurrentPrincipal() who: Principal, @RequestId() requestId?: string) {
-    return presentNodeResult(await this.taints.setConditions(name, body, { name: who.name, requestId }));
+  async conditions(@Param('name') name: string, @Body() body: unknown, @Actor() actor: Actor) {
+    return presentNodeResult(await this.taints.setConditions(name, body, actor));
   }
 }
 

@@ -1,4 +1,4 @@
-import { matchTaint, taintIdentity, taintToString } from './taint-to-string';
+import { matchTaint, schedulingSignature, taintIdentity, taintToString } from './taint-to-string';
 
 describe('taintToString (SEMANTICS B.1.3)', () => {
   const cases = [
@@ -29,5 +29,19 @@ describe('taint identity (SEMANTICS B.1.3)', () => {
   it('B.1.3 identity renders key:effect', () => {
     expect(taintIdentity('dedicated', 'NoSchedule')).toBe('dedicated:NoSchedule');
     expect(taintIdentity('dedicated', undefined)).toBe('dedicated:');
+  });
+});
+
+describe('schedulingSignature (what the filter and score read of a taint list)', () => {
+  const t = (key: string, value: string, effect: string, timeAdded?: Date) => ({ key, value, effect, timeAdded });
+  it.each([
+    { description: 'timeAdded does not count', a: [t('k', 'v', 'NoSchedule', new Date(1))], b: [t('k', 'v', 'NoSchedule', new Date(2))], same: true },
+    { description: 'a missing value is the empty value', a: [{ key: 'k', effect: 'NoExecute' }], b: [t('k', '', 'NoExecute')], same: true },
+    { description: 'the value counts', a: [t('k', 'v', 'NoSchedule')], b: [t('k', 'w', 'NoSchedule')], same: false },
+    { description: 'the effect counts', a: [t('k', 'v', 'NoSchedule')], b: [t('k', 'v', 'NoExecute')], same: false },
+    { description: 'the order counts (the first untolerated taint is reported)', a: [t('a', '', 'NoSchedule'), t('b', '', 'NoSchedule')], b: [t('b', '', 'NoSchedule'), t('a', '', 'NoSchedule')], same: false },
+    { description: 'separators cannot be forged by keys', a: [t('a\u0000b', '', 'NoSchedule')], b: [t('a', 'b', 'NoSchedule')], same: false },
+  ])('$description', ({ a, b, same }) => {
+    expect(schedulingSignature(a) === schedulingSignature(b)).toBe(same);
   });
 });

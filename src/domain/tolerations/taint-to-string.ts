@@ -28,3 +28,12 @@ export function taintIdentity(key: string, effect: string | undefined): string {
 export function matchTaint(a: { key: string; effect?: string }, b: { key: string; effect?: string }): boolean {
   return a.key === b.key && (a.effect ?? '') === (b.effect ?? '');
 }
+
+/**
+ * What scheduling reads of a taint list — key, value and effect of each, in order (`timeAdded` only moves
+ * eviction clocks): equal for two lists the filter and score treat alike, so they can share one copy.
+ * @example schedulingSignature([{ key: 'a', value: '1', effect: 'NoSchedule' }]) === 'a\u00001\u0000NoSchedule'
+ */
+export function schedulingSignature(taints: readonly { key: string; value?: string; effect?: string }[]): string {
+  return taints.map((t) => `${t.key}\u0000${t.value ?? ''}\u0000${t.effect ?? ''}`).join('\u0001');
+}

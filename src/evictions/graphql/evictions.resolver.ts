@@ -1,4 +1,5 @@
 import { Args, Query, Resolver } from '@nestjs/graphql';
+import { toTaintModel } from '../../kernel/graphql/models/taint.model';
 import type { EvictionStatusEnum, TaintEffectEnum } from '../../kernel/graphql/models/enums';
 import { EvictionConnectionModel, EvictionsArgs, type EvictionRecordModel } from './eviction.models';
 import { EvictionHistoryService } from '../eviction-history.service';
@@ -19,6 +20,6 @@ export function toEvictionModel(e: StoredEviction): EvictionRecordModel {
   return {
     ...e,
     status: e.status as EvictionStatusEnum,
-    taints: e.taints.map((t) => ({ key: t.key, value: t.value ?? '', effect: t.effect as TaintEffectEnum, timeAdded: t.timeAdded ?? null })),
+    taints: e.taints.map(toTaintModel),
   };
 }

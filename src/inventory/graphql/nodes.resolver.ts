@@ -1,7 +1,6 @@
 import { Args, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { CurrentPrincipal, RequestId } from '../../kernel/auth/principal.decorator';
+import { Actor } from '../../kernel/auth/principal.decorator';
 import { RequiresRole } from '../../kernel/auth/public.decorator';
-import type { Principal } from '../../kernel/auth/roles';
 import { NodeConnection, toConnection } from '../../kernel/graphql/models/connection.model';
 import { NodeInput, NodesArgs } from '../../kernel/graphql/models/inventory.input';
 import { NodeModel, toNodeModel } from '../../kernel/graphql/models/node.model';
@@ -35,14 +34,14 @@ export class NodesResolver {
 
   @Mutation(() => NodeModel, { description: 'PUT /v1/nodes/{name}: create or replace' })
   @RequiresRole('admin')
-  async upsertNode(@Args('name') name: string, @Args('node') node: NodeInput, @CurrentPrincipal() who: Principal, @RequestId() requestId?: string): Promise<NodeModel> {
-    return toNodeModel((await this.nodeService.upsert(name, nodeBody(node), { name: who.name, requestId })).node);
+  async upsertNode(@Args('name') name: string, @Args('node') node: NodeInput, @Actor() actor: Actor): Promise<NodeModel> {
+    return toNodeModel((await this.nodeService.upsert(name, nodeBody(node), actor)).node);
   }
 
   @Mutation(() => Boolean, { description: 'DELETE /v1/nodes/{name}: its bound pods become Pending' })
   @RequiresRole('admin')
-  async deleteNode(@Args('name') name: string, @CurrentPrincipal() who: Principal, @RequestId() requestId?: string): Promise<boolean> {
-    await this.nodeService.delete(name, { name: who.name, requestId });
+  async deleteNode(@Args('name') name: string, @Actor() actor: Actor): Promise<boolean> {
+    await this.nodeService.delete(name, actor);
     return true;
   }
 }

@@ -1,7 +1,7 @@
 import { Args, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { CurrentPrincipal, RequestId } from '../../kernel/auth/principal.decorator';
-import { RequiresRole } from '../../kernel/auth/public.decorator';
+import { Actor, CurrentPrincipal } from '../../kernel/auth/principal.decorator';
 import type { Principal } from '../../kernel/auth/roles';
+import { RequiresRole } from '../../kernel/auth/public.decorator';
 import { PodConnection, toConnection } from '../../kernel/graphql/models/connection.model';
 import { PodInput, PodsArgs } from '../../kernel/graphql/models/inventory.input';
 import { NodeModel, toNodeModel } from '../../kernel/graphql/models/node.model';
@@ -40,20 +40,20 @@ export class PodsResolver {
 
   @Mutation(() => PodModel, { description: 'PUT /v1/namespaces/{ns}/pods/{name}: create or replace, admission defaults applied' })
   @RequiresRole('operator')
-  async upsertPod(@Args('namespace') namespace: string, @Args('name') name: string, @Args('pod') pod: PodInput, @CurrentPrincipal() who: Principal, @RequestId() requestId?: string): Promise<PodModel> {
-    return toPodModel((await this.podService.upsert(namespace, name, podBody(pod), { name: who.name, requestId })).pod);
+  async upsertPod(@Args('namespace') namespace: string, @Args('name') name: string, @Args('pod') pod: PodInput, @Actor() actor: Actor): Promise<PodModel> {
+    return toPodModel((await this.podService.upsert(namespace, name, podBody(pod), actor)).pod);
   }
 
   @Mutation(() => Boolean, { description: 'DELETE /v1/namespaces/{ns}/pods/{name}' })
   @RequiresRole('operator')
-  async deletePod(@Args('namespace') namespace: string, @Args('name') name: string, @CurrentPrincipal() who: Principal, @RequestId() requestId?: string): Promise<boolean> {
-    await this.podService.delete(namespace, name, { name: who.name, requestId });
+  async deletePod(@Args('namespace') namespace: string, @Args('name') name: string, @Actor() actor: Actor): Promise<boolean> {
+    await this.podService.delete(namespace, name, actor);
     return true;
   }
 
   @Mutation(() => PodModel, { description: 'POST /v1/namespaces/{ns}/pods/{name}/binding: CONFLICT with extensions.reasons when infeasible, unless force' })
   @RequiresRole('operator')
-  async bindPod(@Args('namespace') namespace: string, @Args('name') name: string, @Args('nodeName') nodeName: string, @Args('force', { type: () => Boolean, nullable: true, defaultValue: false }) force: boolean, @CurrentPrincipal() who: Principal, @RequestId() requestId?: string): Promise<PodModel> {
-    return toPodModel(await this.bindings.bind(namespace, name, { nodeName, force }, { name: who.name, requestId, role: who.role }));
+  async bindPod(@Args('namespace') namespace: string, @Args('name') name: string, @Args('nodeName') nodeName: string, @Args('force', { type: () => Boolean, nullable: true, defaultValue: false }) force: boolean, @Actor() actor: Actor, @CurrentPrincipal() who: Principal): Promise<PodModel> {
+    return toPodModel(await this.bindings.bind(namespace, name, { nodeName, force }, { ...actor, role: who.role }));
   }
 }

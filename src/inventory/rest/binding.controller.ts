@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiConflictResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, RequestId } from '../../kernel/auth/principal.decorator';
-import { RequiresRole } from '../../kernel/auth/public.decorator';
+import { Actor, CurrentPrincipal } from '../../kernel/auth/principal.decorator';
 import type { Principal } from '../../kernel/auth/roles';
+import { RequiresRole } from '../../kernel/auth/public.decorator';
 import { BindingService } from '../binding.service';
 import { presentPod } from '../../kernel/http/presenters';
 import { ApiProblems, POD_SCHEMA, PROBLEM_SCHEMA } from '../../kernel/http/api-docs';
@@ -46,8 +46,8 @@ export class BindingController {
   @ApiOkResponse({ description: 'Bound (phase Running, boundAt now), or Evicted at once after a forced binding onto an untolerated NoExecute taint', schema: POD_SCHEMA })
   @ApiConflictResponse(BINDING_CONFLICT)
   @ApiProblems(400, 404)
-  async bindPod(@Param('namespace') namespace: string, @Param('name') name: string, @Body() body: unknown, @CurrentPrincipal() who: Principal, @RequestId() requestId: string | undefined) {
-    return presentPod(await this.bindings.bind(namespace, name, body, { name: who.name, requestId, role: who.role }));
+  async bindPod(@Param('namespace') namespace: string, @Param('name') name: string, @Body() body: unknown, @Actor() actor: Actor, @CurrentPrincipal() who: Principal) {
+    return presentPod(await this.bindings.bind(namespace, name, body, { ...actor, role: who.role }));
   }
 }
 

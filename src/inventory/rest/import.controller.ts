@@ -1,8 +1,7 @@
 import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
 import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiPayloadTooLargeResponse, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, RequestId } from '../../kernel/auth/principal.decorator';
+import { Actor } from '../../kernel/auth/principal.decorator';
 import { RequiresRole } from '../../kernel/auth/public.decorator';
-import type { Principal } from '../../kernel/auth/roles';
 import { ImportService, type ImportResult } from '../import.service';
 import { ApiProblems, PROBLEM_SCHEMA } from '../../kernel/http/api-docs';
 
@@ -106,7 +105,7 @@ export class ImportController {
   @ApiOkResponse({ description: 'Imported: counts, items left out, notes', schema: { ...IMPORT_RESULT_SCHEMA, example: EXAMPLE_RESULT } })
   @ApiPayloadTooLargeResponse({ description: 'Body over BODY_LIMIT_BYTES (default 32 MB)', content: { 'application/problem+json': { schema: PROBLEM_SCHEMA } } })
   @ApiProblems(400)
-  async importManifests(@Body() body: unknown, @Headers('content-type') contentType: string | undefined, @CurrentPrincipal() who: Principal, @RequestId() requestId: string | undefined): Promise<ImportResult> {
-    return this.imports.import(body, contentType, { name: who.name, requestId });
+  async importManifests(@Body() body: unknown, @Headers('content-type') contentType: string | undefined, @Actor() actor: Actor): Promise<ImportResult> {
+    return this.imports.import(body, contentType, actor);
   }
 }

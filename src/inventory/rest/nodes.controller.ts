@@ -1,9 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { CurrentPrincipal, RequestId } from '../../kernel/auth/principal.decorator';
+import { Actor } from '../../kernel/auth/principal.decorator';
 import { RequiresRole } from '../../kernel/auth/public.decorator';
-import type { Principal } from '../../kernel/auth/roles';
 import { NodeService } from '../node.service';
 import { presentNode } from '../../kernel/http/presenters';
 import { ApiProblems, NODE_SCHEMA, listSchema } from '../../kernel/http/api-docs';
@@ -40,8 +39,8 @@ export class NodesController {
   @ApiCreatedResponse({ description: 'Created', schema: NODE_SCHEMA })
   @ApiOkResponse({ description: 'Replaced', schema: NODE_SCHEMA })
   @ApiProblems(400, 409, 422)
-  async put(@Param('name') name: string, @Body() body: unknown, @CurrentPrincipal() who: Principal, @RequestId() requestId: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
-    const { node, created } = await this.nodes.upsert(name, body, { name: who.name, requestId });
+  async put(@Param('name') name: string, @Body() body: unknown, @Actor() actor: Actor, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { node, created } = await this.nodes.upsert(name, body, actor);
     void reply.status(created ? 201 : 200);
     return presentNode(node);
   }
@@ -52,7 +51,7 @@ export class NodesController {
   @ApiOperation({ summary: 'Delete a node', description: 'Its bound pods become Pending; their pending evictions are cancelled.' })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiProblems(404)
-  async delete(@Param('name') name: string, @CurrentPrincipal() who: Principal, @RequestId() requestId: string | undefined): Promise<void> {
-    await this.nodes.delete(name, { name: who.name, requestId });
+  async delete(@Param('name') name: string, @Actor() actor: Actor): Promise<void> {
+    await this.nodes.delete(name, actor);
   }
 }

@@ -1,9 +1,8 @@
 import { applyDecorators, Body, Controller, Delete, Get, HttpCode, Param, Put, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { CurrentPrincipal, RequestId } from '../../kernel/auth/principal.decorator';
+import { Actor } from '../../kernel/auth/principal.decorator';
 import { RequiresRole } from '../../kernel/auth/public.decorator';
-import type { Principal } from '../../kernel/auth/roles';
 import { PodService } from '../pod.service';
 import { presentPod } from '../../kernel/http/presenters';
 import { ApiProblems, POD_SCHEMA, listSchema } from '../../kernel/http/api-docs';
@@ -51,8 +50,8 @@ export class PodsController {
   @ApiCreatedResponse({ description: 'Created', schema: POD_SCHEMA })
   @ApiOkResponse({ description: 'Replaced', schema: POD_SCHEMA })
   @ApiProblems(400, 404, 409, 422)
-  async put(@Param('namespace') namespace: string, @Param('name') name: string, @Body() body: unknown, @CurrentPrincipal() who: Principal, @RequestId() requestId: string | undefined, @Res({ passthrough: true }) reply: FastifyReply) {
-    const { pod, created } = await this.pods.upsert(namespace, name, body, { name: who.name, requestId });
+  async put(@Param('namespace') namespace: string, @Param('name') name: string, @Body() body: unknown, @Actor() actor: Actor, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { pod, created } = await this.pods.upsert(namespace, name, body, actor);
     void reply.status(created ? 201 : 200);
     return presentPod(pod);
   }
@@ -63,8 +62,8 @@ export class PodsController {
   @ApiOperation({ summary: 'Delete a pod', description: 'Its pending eviction, if any, is cancelled.' })
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiProblems(404)
-  async delete(@Param('namespace') namespace: string, @Param('name') name: string, @CurrentPrincipal() who: Principal, @RequestId() requestId: string | undefined): Promise<void> {
-    await this.pods.delete(namespace, name, { name: who.name, requestId });
+  async delete(@Param('namespace') namespace: string, @Param('name') name: string, @Actor() actor: Actor): Promise<void> {
+    await this.pods.delete(namespace, name, actor);
   }
 
   private page(page: { items: Parameters<typeof presentPod>[0][]; continue?: string }) {

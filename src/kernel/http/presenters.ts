@@ -1,10 +1,9 @@
 import type { Taint, Toleration } from '../../domain/types';
 import type { StoredNode, StoredPod } from '../model/stored-objects';
+import { taintToJson } from '../model/taint-json';
 
 /** API.md "Node" and "Pod" JSON: Kubernetes field names, RFC 3339 times, server fields included. */
-export function presentTaint(t: Taint): Record<string, unknown> {
-  return { key: t.key, value: t.value ?? '', effect: t.effect, ...(t.timeAdded ? { timeAdded: t.timeAdded.toISOString() } : {}) };
-}
+export const presentTaint = taintToJson;
 
 export function presentNode(n: StoredNode): Record<string, unknown> {
   return {

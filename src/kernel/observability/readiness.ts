@@ -1,3 +1,4 @@
+import { withTimeout } from '../timers/time-limits';
 /** A part the service needs to answer (database, timers). `/readyz` runs every check. */
 export interface ReadinessCheck {
   readonly name: string;
@@ -25,10 +26,4 @@ export async function runReadinessChecks(checks: readonly ReadinessCheck[], time
   );
   const checksByName = Object.fromEntries(results);
   return { ready: results.every(([, r]) => r.ok), checks: checksByName };
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(message)), ms); });
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,4 +1,5 @@
 import { toResourceVector } from '../../domain/resources/quantity';
+import { schedulingSignature } from '../../domain/tolerations/taint-to-string';
 import { attachNodeTable, type NodeTable } from '../../domain/scheduling/node-table';
 import type { ResourceVector, SchedulingNode, Taint } from '../../domain/types';
 import { isActivePhase, podKey, type StoredNode, type StoredPod } from '../model/stored-objects';
@@ -135,7 +136,7 @@ export class InventorySnapshot {
   /** Identical taint sets (by key, value, effect; timeAdded is not a scheduling input) share one frozen array. */
   private intern(taints: readonly Taint[]): readonly Taint[] {
     if (taints.length === 0) return EMPTY_TAINTS;
-    const signature = taints.map((t) => `${t.key}\u0000${t.value ?? ''}\u0000${t.effect}`).join('\u0001');
+    const signature = schedulingSignature(taints);
     let shared = this.internedTaints.get(signature);
     if (!shared) {
       shared = Object.freeze(taints.map((t) => Object.freeze({ key: t.key, value: t.value ?? '', effect: t.effect })));

@@ -9,7 +9,7 @@ import {
   DelayedJobsErrorListener,
   RetryPolicy,
 } from './delayed-jobs';
-import { settlesWithin } from './settles-within';
+import { settlesWithin, withTimeout } from './time-limits';
 
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -253,7 +253,7 @@ export class BullMqDelayedJobs implements DelayedJobs {
     this.worker.on('error', (error) => this.onError(error, {}));
     // Without Redis the worker keeps reconnecting and fires once it is back; start-up must not hang
     // on it (readiness reports it through `ping`).
-    await this.withTimeout(this.worker.waitUntilReady(), 'accept the worker').catch((error: unknown) => this.onError(error, {}));
+    await withTimeout(this.worker.waitUntilReady(), this.pingTimeoutMs, `Redis did not accept the worker within ${this.pingTimeoutMs} ms`).catch((error: unknown) => this.onError(error, {}));
   }
 
   async close(): Promise<void> {
@@ -282,7 +282,7 @@ export class BullMqDelayedJobs implements DelayedJobs {
 
   async ping(): Promise<void> {
     await this.connected();
-    await this.withTimeout(this.redis.ping(), 'answer PING');
+    await withTimeout(this.redis.ping(), this.pingTimeoutMs, `Redis did not answer PING within ${this.pingTimeoutMs} ms`);
   }
 
   private async process(handler: DelayedJobHandler, job: Job<Payload>, token?: string): Promise<void> {
@@ -329,23 +329,12 @@ export class BullMqDelayedJobs implements DelayedJobs {
       this.redis.once('ready', onReady);
     });
     try {
-      await this.withTimeout(ready, 'connect');
+      await withTimeout(ready, this.pingTimeoutMs, `Redis did not connect within ${this.pingTimeoutMs} ms`);
     } finally {
       this.redis.off('ready', onReady);
     }
   }
 
-  private async withTimeout<T>(promise: Promise<T>, what: string): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not ${what} within ${this.pingTimeoutMs} ms`)), this.pingTimeoutMs);
-    });
-    try {
-      return await Promise.race([promise, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
 
   private assertOpen(): void {
     if (this.closing) throw new Error('BullMqDelayedJobs: closed');

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { withTimeout } from './time-limits';
 import type { DelayedJob, DelayedJobs } from './delayed-jobs';
 
 /** Timers armed or cancelled per `scheduleMany`/`cancelMany` call. */
@@ -9,6 +10,7 @@ const CHUNK = 2000;
  * that lands late only arms a timer that proposes a sweep, or cancels one the reconciler re-arms.
  */
 const CALL_TIMEOUT_MS = 10_000;
+const LATE = `the timer backend did not answer within ${CALL_TIMEOUT_MS} ms`;
 
 /**
  * Timer changes decided by committed transactions, applied after COMMIT, off the request path and
@@ -66,28 +68,14 @@ export class TimerWrites {
 
   private async write(cancels: readonly string[], schedules: readonly DelayedJob[]): Promise<void> {
     for (let i = 0; i < cancels.length; i += CHUNK) {
-      await bounded(this.jobs.cancelMany(cancels.slice(i, i + CHUNK))).catch((e: unknown) =>
+      await withTimeout(this.jobs.cancelMany(cancels.slice(i, i + CHUNK)), CALL_TIMEOUT_MS, LATE).catch((e: unknown) =>
         this.logger.warn({ msg: 'could not cancel timers; a stale timer only wakes a sweep that finds nothing', count: cancels.length, err: String(e) }),
       );
     }
     for (let i = 0; i < schedules.length; i += CHUNK) {
-      await bounded(this.jobs.scheduleMany(schedules.slice(i, i + CHUNK))).catch((e: unknown) =>
+      await withTimeout(this.jobs.scheduleMany(schedules.slice(i, i + CHUNK)), CALL_TIMEOUT_MS, LATE).catch((e: unknown) =>
         this.logger.warn({ msg: 'could not arm timers; the reconciler will', count: schedules.length, err: String(e) }),
       );
     }
-  }
-}
-
-/** The call, or a rejection after CALL_TIMEOUT_MS (the call itself goes on; see CALL_TIMEOUT_MS). */
-async function bounded<T>(call: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the timer backend did not answer within ${CALL_TIMEOUT_MS} ms`)), CALL_TIMEOUT_MS);
-  });
-  call.catch(() => undefined); // a late failure has nobody left to tell
-  try {
-    return await Promise.race([call, late]);
-  } finally {
-    clearTimeout(timer);
   }
 }

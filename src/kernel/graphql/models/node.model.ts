@@ -1,7 +1,7 @@
 import { Field, GraphQLISODateTime, ObjectType } from '@nestjs/graphql';
 import type { StoredNode } from '../../model/stored-objects';
 import { KeyValue, toEntries } from './key-value.model';
-import { TaintModel } from './taint.model';
+import { TaintModel, toTaintModel } from './taint.model';
 import type { TaintEffectEnum } from './enums';
 
 @ObjectType('NodeCondition')
@@ -30,7 +30,7 @@ export function toNodeModel(n: StoredNode): NodeModel {
   return {
     name: n.name,
     labels: toEntries(n.labels),
-    taints: n.taints.map((t) => ({ key: t.key, value: t.value ?? '', effect: t.effect as TaintEffectEnum, timeAdded: t.timeAdded ?? null })),
+    taints: n.taints.map(toTaintModel),
     unschedulable: n.unschedulable,
     conditions: n.conditions.map((c) => ({ ...c, lastTransitionTime: c.lastTransitionTime ? new Date(c.lastTransitionTime) : undefined })),
     allocatable: n.allocatable ? toEntries(n.allocatable) : null,

@@ -1,4 +1,5 @@
 import { Field, GraphQLISODateTime, InputType, Int, ObjectType } from '@nestjs/graphql';
+import type { Taint } from '../../../domain/types';
 import { TaintEffectEnum, TolerationOperatorEnum } from './enums';
 
 @ObjectType('Taint', { description: 'A node taint (unique on a node by key and effect).' })
@@ -7,6 +8,11 @@ export class TaintModel {
   @Field() value!: string;
   @Field(() => TaintEffectEnum) effect!: TaintEffectEnum;
   @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the taint was first added; NoExecute clocks start here.' }) timeAdded?: Date | null;
+}
+
+/** A taint as GraphQL shows it: the one mapper every resolver uses. */
+export function toTaintModel(t: Taint): TaintModel {
+  return { key: t.key, value: t.value ?? '', effect: t.effect as TaintEffectEnum, timeAdded: t.timeAdded ?? null };
 }
 
 @InputType('TaintInput')

@@ -1,13 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { startTestApp, testModes, type TestApp } from '../support/test-app';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 // Issue 4 item 6: two replicas on one PostgreSQL database. A write through one is visible to the
 // other's snapshot (which its reads and decisions use) within 1 s, through LISTEN/NOTIFY
 // (ChangeFeedService). Embedded PGlite is one process by design (its data folder is locked), so
-// this suite runs in the PostgreSQL + Redis mode only.
+// this suite runs in the PostgreSQL + Redis tier only (the integration project).
 const FRESH_WITHIN_MS = 1000;
-const modes = testModes().filter((m) => m === 'postgres+redis');
 
 /** Polls until `check` passes; answers how long it took. Fails past `FRESH_WITHIN_MS`. */
 async function freshness(check: () => Promise<boolean>): Promise<number> {
@@ -19,14 +18,8 @@ async function freshness(check: () => Promise<boolean>): Promise<number> {
   }
 }
 
-// Jest refuses an empty table: without PostgreSQL there is one test saying why nothing else runs.
-if (modes.length === 0) {
-  it('needs PostgreSQL and Redis (DATABASE_URL, REDIS_URL): two replicas cannot share an embedded PGlite', () => {
-    expect(testModes()).toEqual(['embedded']);
-  });
-}
-
-(modes.length ? describe.each(modes) : () => () => undefined)('two replicas on one database (%s)', (mode) => {
+describe('two replicas on one database (postgres+redis)', () => {
+  const mode = 'postgres+redis';
   let a: TestApp;
   let b: TestApp;
   const latencies: Record<string, number> = {};

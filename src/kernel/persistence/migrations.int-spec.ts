@@ -1,0 +1,49 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, appendFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Client } from 'pg';
+import {
+  applyMigrations,
+  DEFAULT_MIGRATIONS_DIR,
+  MigrationError,
+  pgliteSession,
+  pgSession,
+  readMigrations,
+  type SqlSession,
+} from './migrations';
+import { createTempDatabase } from './testing/temp-postgres';
+import { INIT, tempMigrationsDir, addMigration, historyRows, sharedMigrationTests } from './migrations.contract';
+
+jest.setTimeout(60_000);
+
+describe('applyMigrations on PostgreSQL', () => {
+  sharedMigrationTests(async () => {
+    const temp = await createTempDatabase();
+    const client = new Client({ connectionString: temp.url });
+    await client.connect();
+    return {
+      session: pgSession(client),
+      close: async () => {
+        await client.end();
+        await temp.drop();
+      },
+    };
+  });
+
+  it('lets two replicas start at once: one applies, the other waits and finds it done', async () => {
+    const fresh = await createTempDatabase();
+    const clients = [new Client({ connectionString: fresh.url }), new Client({ connectionString: fresh.url })];
+    try {
+      await Promise.all(clients.map((c) => c.connect()));
+      const results = await Promise.all(clients.map((c) => applyMigrations(pgSession(c))));
+      expect(results.map((r) => r.applied.length).sort()).toEqual([0, 1]);
+      expect(results.map((r) => r.alreadyApplied.length).sort()).toEqual([0, 1]);
+      expect(await historyRows(pgSession(clients[0]))).toHaveLength(1);
+    } finally {
+      await Promise.all(clients.map((c) => c.end().catch(() => {})));
+      await fresh.drop();
+    }
+  });
+});
