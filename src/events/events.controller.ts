@@ -7,6 +7,7 @@ import { encodeContinue, decodeContinue, parseLimit } from '../kernel/http/pagin
 import { UnitOfWork } from '../kernel/persistence/unit-of-work';
 import { parsePosition, parseTypes } from './event-query';
 import { EventRepository } from '../kernel/persistence/repositories/event.repository';
+import { EventHistoryService } from './event-history.service';
 import { EventStreamService } from './event-stream.service';
 
 export const EVENT_SCHEMA = {
@@ -28,8 +29,7 @@ export const EVENT_SCHEMA = {
 export class EventsController {
   constructor(
     private readonly streams: EventStreamService,
-    private readonly events: EventRepository,
-    private readonly uow: UnitOfWork,
+    private readonly auditLog: EventHistoryService,
   ) {}
 
   @Get()
@@ -66,12 +66,6 @@ export class EventsController {
     @Query('since') since?: string, @Query('types') types?: string, @Query('actor') actor?: string, @Query('subjectKind') subjectKind?: string,
     @Query('subjectName') subjectName?: string, @Query('limit') limit?: string, @Query('continue') token?: string,
   ) {
-    const size = parseLimit(limit);
-    const after = decodeContinue(token, 1)?.[0];
-    const position = after !== undefined ? parsePosition(after, 'continue') : parsePosition(since, 'since');
-    const items = await this.events.list(this.uow.db, { ...position, types: parseTypes(types), actor: actor || undefined, subjectKind: subjectKind || undefined, subjectName: subjectName || undefined }, size + 1);
-    if (items.length <= size) return { items };
-    const page = items.slice(0, size);
-    return { items: page, continue: encodeContinue([page[page.length - 1].id]) };
+    return this.auditLog.history({ since, types, actor, subjectKind, subjectName, limit, continue: token });
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../kernel/errors/app-error';
-import { decodeContinue, encodeContinue, parseLimit, type Page } from '../kernel/http/paging';
+import { decodeContinue, parseLimit, readPage, type Page } from '../kernel/http/paging';
 import { UnitOfWork } from '../kernel/persistence/unit-of-work';
 import { EVICTION_STATUSES, EvictionRepository, type EvictionStatus, type StoredEviction } from '../kernel/persistence/repositories/eviction.repository';
 
@@ -29,15 +29,13 @@ export class EvictionHistoryService {
     const after = decodeContinue(query.continue, 2);
     const position = after ? { createdAt: new Date(after[0]), id: after[1] } : undefined;
     if (position && (Number.isNaN(position.createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(position.id))) decodeContinue('!', 2);
-    const items = await this.evictions.list(this.uow.db, {
+    const filter = {
       status: status as EvictionStatus | undefined,
       node: optionalString(query.node, 'node'),
       namespace: optionalString(query.namespace, 'namespace'),
-    }, limit + 1, position);
-    if (items.length <= limit) return { items };
-    const page = items.slice(0, limit);
-    const last = page[page.length - 1];
-    return { items: page, continue: encodeContinue([last.createdAt.toISOString(), last.id]) };
+    };
+    const read = (take: number) => this.evictions.list(this.uow.db, filter, take, position);
+    return readPage(limit, read, (e) => [e.createdAt.toISOString(), e.id]);
   }
 }
 

@@ -6,7 +6,7 @@ import type { FieldError } from '../domain/types';
 import { formatFieldError } from '../domain/validation/field-errors';
 import { validateNamespaceName, validateNodeObject, validateObjectName, validatePodSpecObject } from '../domain/validation/validate-objects';
 import { usesComparisonOperators } from '../domain/validation/validate-tolerations';
-import { EvictionPlanner } from '../evictions/eviction-planner.service';
+import { EvictionPlanner, type EvictionCounts } from '../evictions/eviction-planner.service';
 import { BulkInventoryRepository, chunks } from '../kernel/persistence/repositories/bulk-inventory.repository';
 import type { Actor } from '../kernel/persistence/change-set';
 import { parseImportBody, type ImportError, type ImportSummary, type NodeInput, type PodInput, type SkippedKind } from './import';
@@ -37,7 +37,7 @@ export interface ImportResult {
    */
   errors: ImportItemError[];
   /** Evictions the imported state implies (SEMANTICS A.3): pods on nodes with NoExecute taints they do not tolerate. */
-  evictions: { immediate: number; scheduled: number; cancelled: number };
+  evictions: EvictionCounts;
   notes: string[];
   summary: ImportSummary & { invalid: number; podsOnUnknownNodes: number; durationMs: number };
 }
@@ -175,7 +175,7 @@ export class ImportService {
       pods: result.counts.pods,
       skipped: parsed.skipped,
       errors,
-      evictions: { immediate: changes.evictions.immediate, scheduled: changes.evictions.scheduled, cancelled: changes.evictions.cancelled },
+      evictions: { ...changes.evictions },
       notes,
       summary: { ...parsed.summary, errors: errors.length, invalid, podsOnUnknownNodes: result.podsOnUnknownNodes.length, durationMs: Math.round(performance.now() - started) },
     };

@@ -13,7 +13,7 @@ import { podBodySchema, type PodBody } from '../kernel/http/input/body-schemas';
 import { parseBody } from '../kernel/http/input/parse-body';
 import { isActivePhase, type StoredPod } from '../kernel/model/stored-objects';
 import { NodeRepository } from '../kernel/persistence/repositories/node.repository';
-import { decodeContinue, encodeContinue, parseLimit, type Page } from '../kernel/http/paging';
+import { decodeContinue, parseLimit, readPage, type Page } from '../kernel/http/paging';
 import { PodRepository, type PodListFilter, type PodWrite } from '../kernel/persistence/repositories/pod.repository';
 import { requestsVector } from '../kernel/model/pod-requests-vector';
 import { UnitOfWork } from '../kernel/persistence/unit-of-work';
@@ -38,11 +38,8 @@ export class PodService {
   async list(filter: PodListFilter, query: { limit?: unknown; continue?: unknown }): Promise<Page<StoredPod>> {
     const limit = parseLimit(query.limit);
     const after = decodeContinue(query.continue, 2);
-    const items = await this.pods.list(this.uow.db, filter, limit + 1, after ? { namespace: after[0], name: after[1] } : undefined);
-    if (items.length <= limit) return { items };
-    const page = items.slice(0, limit);
-    const last = page[page.length - 1];
-    return { items: page, continue: encodeContinue([last.namespace, last.name]) };
+    const position = after ? { namespace: after[0], name: after[1] } : undefined;
+    return readPage(limit, (take) => this.pods.list(this.uow.db, filter, take, position), (p) => [p.namespace, p.name]);
   }
 
   /** PUT /v1/namespaces/{ns}/pods/{name}: 201 on create, 200 on replace (API.md). */

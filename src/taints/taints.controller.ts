@@ -4,14 +4,8 @@ import { Actor } from '../kernel/auth/principal.decorator';
 import { RequiresRole } from '../kernel/auth/public.decorator';
 import type { Principal } from '../kernel/auth/roles';
 import { presentNode, presentTaint } from '../kernel/http/presenters';
-import { ApiProblems, NODE_SCHEMA, TAINT_SCHEMA } from '../kernel/http/api-docs';
+import { ApiProblems, NODE_SCHEMA, TAINT_SCHEMA, EVICTION_COUNTS_SCHEMA } from '../kernel/http/api-docs';
 import { TaintMutationService, type ApplyTaintsResult, type NodeMutationResult } from './taint-mutation.service';
-
-const EVICTION_COUNTS_SCHEMA = {
-  type: 'object',
-  description: 'Evictions the change caused (with dryRun: would cause). retimed: pending evictions whose evictAt moved.',
-  properties: { immediate: { type: 'integer', example: 3 }, scheduled: { type: 'integer', example: 5 }, cancelled: { type: 'integer', example: 0 }, retimed: { type: 'integer', example: 0 } },
-};
 
 const APPLY_TAINTS_BODY = {
   type: 'object',

@@ -104,8 +104,8 @@ describe.each(testModes())('event streams (%s)', (mode) => {
     expect(first.body.continue).toBeDefined();
     const next = await app.request('GET', `/v1/events/history?limit=2&continue=${first.body.continue}`);
     expect(Number(next.body.items[0].id)).toBeGreaterThan(Number(first.body.items[1].id));
-    const gql = await app.graphql('{ eventHistory(types: ["TaintsApplied"], first: 10) { items { type actor subjectName data } hasNextPage } }');
-    expect(gql.body.data.eventHistory.items.map((e: any) => JSON.parse(e.data).specs)).toEqual([['maint:NoExecute'], ['maint-'], ['other:NoSchedule']]);
+    const gql = await app.graphql('{ eventHistory(types: ["TaintsApplied"], first: 10) { edges { node { type actor subjectName data } } pageInfo { hasNextPage } } }');
+    expect(gql.body.data.eventHistory.edges.map((e: any) => JSON.parse(e.node.data).specs)).toEqual([['maint:NoExecute'], ['maint-'], ['other:NoSchedule']]);
   });
 
   it('GraphQL subscription events(types) over graphql-ws delivers committed events', async () => {

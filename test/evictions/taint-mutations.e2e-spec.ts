@@ -147,13 +147,17 @@ describe.each(testModes())('taint mutations (%s)', (mode) => {
     expect(bad.body.errors?.[0].extensions.code).toBe('CONFLICT');
     const u = await app.graphql(`mutation { uncordonNode(name: "n3") { changed node { unschedulable taints { key } } evictions { immediate } } }`);
     expect(u.body.data.uncordonNode).toEqual({ changed: true, node: { unschedulable: false, taints: [] }, evictions: { immediate: 0 } });
-    const e = await app.graphql(`{ evictions(node: "n2", first: 1) { items { pod { name } status } hasNextPage endCursor } }`);
-    expect(e.body.data.evictions.items).toHaveLength(1);
-    expect(e.body.data.evictions.hasNextPage).toBe(true);
-    const next = await app.graphql(`query($after: String) { evictions(node: "n2", first: 5, after: $after) { items { pod { name } status } hasNextPage } }`, { after: e.body.data.evictions.endCursor });
-    expect(next.body.data.evictions.items).toHaveLength(1);
-    expect(next.body.data.evictions.hasNextPage).toBe(false);
-    const names = [e.body.data.evictions.items[0].pod.name, next.body.data.evictions.items[0].pod.name].sort();
+    // the same page shape as every GraphQL list: edges { cursor node } and pageInfo
+    const page = '{ edges { cursor node { pod { name } status } } pageInfo { hasNextPage endCursor } }';
+    const e = await app.graphql(`{ evictions(node: "n2", first: 1) ${page} }`);
+    expect(e.body.data.evictions.edges).toHaveLength(1);
+    expect(e.body.data.evictions.pageInfo.hasNextPage).toBe(true);
+    expect(e.body.data.evictions.pageInfo.endCursor).toBe(e.body.data.evictions.edges[0].cursor);
+    const after = e.body.data.evictions.pageInfo.endCursor;
+    const next = await app.graphql(`query($after: String) { evictions(node: "n2", first: 5, after: $after) ${page} }`, { after });
+    expect(next.body.data.evictions.edges).toHaveLength(1);
+    expect(next.body.data.evictions.pageInfo).toEqual({ hasNextPage: false, endCursor: next.body.data.evictions.edges[0].cursor });
+    const names = [e.body.data.evictions.edges[0].node.pod.name, next.body.data.evictions.edges[0].node.pod.name].sort();
     expect(names).toEqual(['patient', 'victim']);
   });
 });

@@ -37,8 +37,8 @@ describe.each(testModes())('audit log (%s)', (mode) => {
     const admin = await history('actor=admin');
     expect(admin.body.items).toEqual(expect.arrayContaining([expect.objectContaining({ actor: 'admin', requestId: 'audit-setup', subjectName: 'audit-1' })]));
 
-    const gql = await app.graphql('{ eventHistory(actor: "ops", first: 100) { items { type actor requestId subjectName } hasNextPage } }', undefined, keys.headers.admin);
-    expect(gql.body.data.eventHistory.items).toEqual(expect.arrayContaining([
+    const gql = await app.graphql('{ eventHistory(actor: "ops", first: 100) { edges { node { type actor requestId subjectName } } pageInfo { hasNextPage } } }', undefined, keys.headers.admin);
+    expect(gql.body.data.eventHistory.edges.map((e: any) => e.node)).toEqual(expect.arrayContaining([
       { type: 'TaintsApplied', actor: 'ops', requestId: 'audit-rest-1', subjectName: 'audit-1' },
       { type: 'NodeCordoned', actor: 'ops', requestId: 'audit-gql-1', subjectName: 'audit-1' },
     ]));
@@ -60,7 +60,7 @@ describe.each(testModes())('audit log (%s)', (mode) => {
     for (const role of ['viewer', 'operator', 'ops'] as const) {
       const r = await history('limit=1', keys.headers[role]);
       expect({ role, status: r.status }).toEqual({ role, status: 403 });
-      const gql = await app.graphql('{ eventHistory(first: 1) { items { id } } }', undefined, keys.headers[role]);
+      const gql = await app.graphql('{ eventHistory(first: 1) { edges { node { id } } } }', undefined, keys.headers[role]);
       expect(gql.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     }
     expect((await history('limit=1', {})).status).toBe(401);

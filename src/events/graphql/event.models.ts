@@ -1,4 +1,5 @@
 import { ArgsType, Field, Int, ObjectType } from '@nestjs/graphql';
+import { connectionType, type Connection } from '../../kernel/graphql/models/connection.model';
 
 @ObjectType('EventRecord', { description: 'One entry of the event log: who (actor, requestId) changed what (subject, data).' })
 export class EventRecordModel {
@@ -12,12 +13,8 @@ export class EventRecordModel {
   @Field() createdAt!: string;
 }
 
-@ObjectType('EventConnection')
-export class EventConnectionModel {
-  @Field(() => [EventRecordModel]) items!: EventRecordModel[];
-  @Field(() => String, { nullable: true }) endCursor!: string | null;
-  @Field() hasNextPage!: boolean;
-}
+export const EventConnectionModel = connectionType('Event', EventRecordModel, 'The audit log, oldest first.');
+export type EventConnectionModel = Connection<EventRecordModel>;
 
 @ArgsType()
 export class EventHistoryArgs {

@@ -2,18 +2,19 @@ import { Args, Query, Resolver, Subscription } from '@nestjs/graphql';
 import { EventConnectionModel, EventHistoryArgs, EventRecordModel } from './event.models';
 import type { Observable } from 'rxjs';
 import { RequiresRole } from '../../kernel/auth/public.decorator';
-import { decodeContinue, encodeContinue, parseLimit } from '../../kernel/http/paging';
+import { encodeContinue } from '../../kernel/http/paging';
 import { UnitOfWork } from '../../kernel/persistence/unit-of-work';
 import { EventBus, type TaintwiseEvent } from '../../kernel/events/event-bus';
-import { parsePosition, parseTypes } from '../event-query';
+import { parseTypes } from '../event-query';
+import { EventHistoryService } from '../event-history.service';
+import { chargePerItem, toConnection } from '../../kernel/graphql/models/connection.model';
 import { EventRepository } from '../../kernel/persistence/repositories/event.repository';
 
 @Resolver()
 export class EventsResolver {
   constructor(
     private readonly bus: EventBus,
-    private readonly events: EventRepository,
-    private readonly uow: UnitOfWork,
+    private readonly history: EventHistoryService,
   ) {}
 
   @Subscription(() => EventRecordModel, { name: 'events', description: 'Live events (graphql-ws on /graphql), optionally only some types.', resolve: (payload: EventRecordModel) => payload })
@@ -22,16 +23,12 @@ export class EventsResolver {
     return toAsyncIterator(this.bus.events, (e) => (!wanted || wanted.has(e.type) ? toEventModel(e) : undefined));
   }
 
-  @Query(() => EventConnectionModel, { description: 'The audit log, oldest first (GET /v1/events/history). Admin only.' })
+  @Query(() => EventConnectionModel, { description: 'The audit log, oldest first (GET /v1/events/history). Admin only.', complexity: chargePerItem })
   @RequiresRole('admin')
   async eventHistory(@Args() args: EventHistoryArgs): Promise<EventConnectionModel> {
-    const size = parseLimit(args.first ?? undefined);
-    const after = decodeContinue(args.after ?? undefined, 1)?.[0];
-    const position = after !== undefined ? parsePosition(after, 'after') : parsePosition(args.since ?? undefined, 'since');
-    const items = await this.events.list(this.uow.db, { ...position, types: parseTypes(args.types?.join(',')), actor: args.actor ?? undefined }, size + 1);
-    const page = items.slice(0, size);
-    const more = items.length > size;
-    return { items: page.map(toEventModel), endCursor: more ? encodeContinue([page[page.length - 1].id]) : null, hasNextPage: more };
+    const query = { since: args.since ?? undefined, types: args.types?.join(','), actor: args.actor ?? undefined };
+    const page = await this.history.history({ ...query, limit: args.first ?? undefined, continue: args.after ?? undefined });
+    return toConnection(page, (e) => encodeContinue([e.id]), toEventModel);
   }
 }
 

@@ -1,4 +1,5 @@
 import { ArgsType, Field, GraphQLISODateTime, Int, ObjectType } from '@nestjs/graphql';
+import { connectionType, type Connection } from '../../kernel/graphql/models/connection.model';
 import { EvictionStatusEnum } from '../../kernel/graphql/models/enums';
 import { TaintModel } from '../../kernel/graphql/models/taint.model';
 
@@ -23,12 +24,8 @@ export class EvictionRecordModel {
   @Field() reason!: string;
 }
 
-@ObjectType('EvictionConnection')
-export class EvictionConnectionModel {
-  @Field(() => [EvictionRecordModel]) items!: EvictionRecordModel[];
-  @Field(() => String, { nullable: true, description: 'pass as `after` for the next page; null on the last page' }) endCursor!: string | null;
-  @Field() hasNextPage!: boolean;
-}
+export const EvictionConnectionModel = connectionType('Eviction', EvictionRecordModel, 'Eviction history, newest first.');
+export type EvictionConnectionModel = Connection<EvictionRecordModel>;
 
 @ArgsType()
 export class EvictionsArgs {

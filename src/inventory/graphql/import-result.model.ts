@@ -1,4 +1,5 @@
 import { Field, Int, ObjectType } from '@nestjs/graphql';
+import { EvictionCountsModel } from '../../kernel/graphql/models/eviction-counts.model';
 import type { ImportResult } from '../import.service';
 import { KeyValue } from '../../kernel/graphql/models/key-value.model';
 
@@ -22,13 +23,6 @@ export class ImportItemErrorModel {
   @Field({ nullable: true }) name?: string;
   @Field({ nullable: true }) field?: string;
   @Field() message!: string;
-}
-
-@ObjectType('ImportEvictions')
-export class ImportEvictions {
-  @Field(() => Int) immediate!: number;
-  @Field(() => Int) scheduled!: number;
-  @Field(() => Int) cancelled!: number;
 }
 
 @ObjectType('ImportSummary')
@@ -56,7 +50,7 @@ export class ImportResultModel {
   @Field(() => ImportCounts) pods!: ImportCounts;
   @Field(() => [SkippedKindModel]) skipped!: SkippedKindModel[];
   @Field(() => [ImportItemErrorModel]) errors!: ImportItemErrorModel[];
-  @Field(() => ImportEvictions) evictions!: ImportEvictions;
+  @Field(() => EvictionCountsModel) evictions!: EvictionCountsModel;
   @Field(() => [String]) notes!: string[];
   @Field(() => ImportSummaryModel) summary!: ImportSummaryModel;
 }

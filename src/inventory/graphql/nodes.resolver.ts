@@ -1,7 +1,7 @@
 import { Args, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { Actor } from '../../kernel/auth/principal.decorator';
 import { RequiresRole } from '../../kernel/auth/public.decorator';
-import { NodeConnection, toConnection } from '../../kernel/graphql/models/connection.model';
+import { chargePerItem, NodeConnection, toConnection } from '../../kernel/graphql/models/connection.model';
 import { NodeInput, NodesArgs } from '../../kernel/graphql/models/inventory.input';
 import { NodeModel, toNodeModel } from '../../kernel/graphql/models/node.model';
 import { PodModel, toPodModel } from '../../kernel/graphql/models/pod.model';
@@ -10,7 +10,6 @@ import { SnapshotService } from '../../kernel/snapshot/snapshot.service';
 import { NodeService } from '../node.service';
 import { encodeContinue } from '../../kernel/http/paging';
 
-const perItem = ({ args, childComplexity }: { args: { first?: number }; childComplexity: number }) => childComplexity * (args.first ?? 100);
 
 /** GraphQL for nodes: the same NodeService as REST; `Node.pods` reads the snapshot (no query per node). */
 @Resolver(() => NodeModel)
@@ -22,7 +21,7 @@ export class NodesResolver {
     return toNodeModel(await this.nodeService.get(name));
   }
 
-  @Query(() => NodeConnection, { description: 'GET /v1/nodes: by name, from the snapshot; `after` is the previous endCursor', complexity: perItem })
+  @Query(() => NodeConnection, { description: 'GET /v1/nodes: by name, from the snapshot; `after` is the previous endCursor', complexity: chargePerItem })
   nodes(@Args() args: NodesArgs): NodeConnection {
     return toConnection(this.nodeService.list({ labelSelector: args.labelSelector ?? undefined, limit: args.first ?? undefined, continue: args.after ?? undefined }), (n) => encodeContinue([n.name]), toNodeModel);
   }

@@ -2,7 +2,7 @@ import { Args, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/g
 import { Actor, CurrentPrincipal } from '../../kernel/auth/principal.decorator';
 import type { Principal } from '../../kernel/auth/roles';
 import { RequiresRole } from '../../kernel/auth/public.decorator';
-import { PodConnection, toConnection } from '../../kernel/graphql/models/connection.model';
+import { chargePerItem, PodConnection, toConnection } from '../../kernel/graphql/models/connection.model';
 import { PodInput, PodsArgs } from '../../kernel/graphql/models/inventory.input';
 import { NodeModel, toNodeModel } from '../../kernel/graphql/models/node.model';
 import { PodModel, toPodModel } from '../../kernel/graphql/models/pod.model';
@@ -22,7 +22,7 @@ export class PodsResolver {
     return toPodModel(await this.podService.get(namespace, name));
   }
 
-  @Query(() => PodConnection, { description: 'GET /v1/pods: by namespace then name; `after` is the previous endCursor', complexity: ({ args, childComplexity }) => childComplexity * (args.first ?? 100) })
+  @Query(() => PodConnection, { description: 'GET /v1/pods: by namespace then name; `after` is the previous endCursor', complexity: chargePerItem })
   async pods(@Args() args: PodsArgs): Promise<PodConnection> {
     // An explicit GraphQL null means "no filter", as an absent argument does (never `namespace: null` in a query).
     const page = await this.podService.list(

@@ -3,7 +3,7 @@ import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiPayloadTooLargeRe
 import { Actor } from '../../kernel/auth/principal.decorator';
 import { RequiresRole } from '../../kernel/auth/public.decorator';
 import { ImportService, type ImportResult } from '../import.service';
-import { ApiProblems, PROBLEM_SCHEMA } from '../../kernel/http/api-docs';
+import { ApiProblems, PROBLEM_SCHEMA, EVICTION_COUNTS_SCHEMA } from '../../kernel/http/api-docs';
 
 const count = { type: 'object', properties: { created: { type: 'integer' }, updated: { type: 'integer' } } };
 
@@ -27,7 +27,7 @@ export const IMPORT_RESULT_SCHEMA = {
         },
       },
     },
-    evictions: { type: 'object', description: 'what the imported NoExecute taints imply (SEMANTICS A.3)', properties: { immediate: { type: 'integer' }, scheduled: { type: 'integer' }, cancelled: { type: 'integer' } } },
+    evictions: { ...EVICTION_COUNTS_SCHEMA, description: 'what the imported NoExecute taints imply (SEMANTICS A.3)' },
     notes: { type: 'array', items: { type: 'string' } },
     summary: {
       type: 'object',
@@ -49,7 +49,7 @@ const EXAMPLE_RESULT: ImportResult = {
   pods: { created: 20, updated: 0 },
   skipped: [{ kind: 'Service', count: 2 }],
   errors: [{ kind: 'Node', name: 'bad-1', field: 'taints[0].effect', message: 'taints[0].effect: Unsupported value: "NoScheduled": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"' }],
-  evictions: { immediate: 0, scheduled: 0, cancelled: 0 },
+  evictions: { immediate: 0, scheduled: 0, cancelled: 0, retimed: 0 },
   notes: ['skipped 2 object(s) of other kinds: 2 Service'],
   summary: {
     documents: 1, items: 30, nodes: 8, pods: 20, podsByPhase: { Running: 18, Pending: 2 }, inactivePods: 0, unboundPods: 2,

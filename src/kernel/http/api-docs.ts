@@ -79,3 +79,10 @@ export const POD_SCHEMA = {
 };
 
 export const listSchema = (items: object) => ({ type: 'object', properties: { items: { type: 'array', items }, continue: { type: 'string', description: 'pass as ?continue= for the next page; absent on the last page' } } });
+
+/** What a change did to evictions (taint mutations, imports, node and pod writes). */
+export const EVICTION_COUNTS_SCHEMA = {
+  type: 'object',
+  description: 'Evictions the change caused (with dryRun: would cause). retimed: pending evictions whose evictAt moved.',
+  properties: { immediate: { type: 'integer', example: 3 }, scheduled: { type: 'integer', example: 5 }, cancelled: { type: 'integer', example: 0 }, retimed: { type: 'integer', example: 0 } },
+};

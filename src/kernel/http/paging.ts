@@ -30,3 +30,15 @@ export interface Page<T> {
   items: T[];
   continue?: string;
 }
+
+/**
+ * The one pager over a stored list: reads one more than `limit`, so the page knows whether another follows,
+ * and names the last item returned in the `continue` token (`positionOf`).
+ * @example await readPage(limit, (take) => repo.list(db, filter, take, after), (p) => [p.namespace, p.name])
+ */
+export async function readPage<T>(limit: number, read: (take: number) => Promise<T[]>, positionOf: (last: T) => string[]): Promise<Page<T>> {
+  const items = await read(limit + 1);
+  if (items.length <= limit) return { items };
+  const page = items.slice(0, limit);
+  return { items: page, continue: encodeContinue(positionOf(page[page.length - 1])) };
+}

@@ -1,14 +1,7 @@
 import { Field, InputType, Int, ObjectType } from '@nestjs/graphql';
 import { NodeModel } from '../../kernel/graphql/models/node.model';
 import { TaintModel } from '../../kernel/graphql/models/taint.model';
-
-@ObjectType('EvictionCounts', { description: 'Evictions a change caused (or, for a dry run, would cause).' })
-export class EvictionCountsModel {
-  @Field(() => Int, { description: 'pods evicted at once' }) immediate!: number;
-  @Field(() => Int, { description: 'new Scheduled evictions' }) scheduled!: number;
-  @Field(() => Int, { description: 'Scheduled evictions cancelled' }) cancelled!: number;
-  @Field(() => Int, { description: 'Scheduled evictions whose evictAt moved' }) retimed!: number;
-}
+import { EvictionCountsModel } from '../../kernel/graphql/models/eviction-counts.model';
 
 @ObjectType('TaintedNode')
 export class TaintedNodeModel {

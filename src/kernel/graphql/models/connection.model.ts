@@ -1,39 +1,48 @@
+import type { Type } from '@nestjs/common';
 import { Field, ObjectType } from '@nestjs/graphql';
+import type { Page } from '../../http/paging';
 import { NodeModel } from './node.model';
 import { PodModel } from './pod.model';
 
+/** Every GraphQL list has one shape: Relay connections (`edges { cursor node }`, `pageInfo`). */
 @ObjectType('PageInfo')
 export class PageInfo {
   @Field() hasNextPage!: boolean;
   @Field(() => String, { nullable: true, description: 'pass as `after` for the next page' }) endCursor!: string | null;
 }
 
-@ObjectType('NodeEdge')
-export class NodeEdge {
-  @Field() cursor!: string;
-  @Field(() => NodeModel) node!: NodeModel;
+export interface Connection<M> {
+  edges: Array<{ cursor: string; node: M }>;
+  pageInfo: PageInfo;
 }
 
-@ObjectType('NodeConnection', { description: 'Nodes by name, from the in-memory snapshot.' })
-export class NodeConnection {
-  @Field(() => [NodeEdge]) edges!: NodeEdge[];
-  @Field(() => PageInfo) pageInfo!: PageInfo;
+/** The `<Name>Edge` and `<Name>Connection` object types for a model. */
+export function connectionType<M>(name: string, model: Type<M>, description: string): Type<Connection<M>> {
+  @ObjectType(`${name}Edge`)
+  class Edge {
+    @Field() cursor!: string;
+    @Field(() => model) node!: M;
+  }
+  @ObjectType(`${name}Connection`, { description })
+  class ConnectionOfModel {
+    @Field(() => [Edge]) edges!: Edge[];
+    @Field(() => PageInfo) pageInfo!: PageInfo;
+  }
+  return ConnectionOfModel;
 }
 
-@ObjectType('PodEdge')
-export class PodEdge {
-  @Field() cursor!: string;
-  @Field(() => PodModel) node!: PodModel;
-}
+export const NodeConnection = connectionType('Node', NodeModel, 'Nodes by name, from the in-memory snapshot.');
+export type NodeConnection = Connection<NodeModel>;
+export const PodConnection = connectionType('Pod', PodModel, 'Pods by namespace, then name.');
+export type PodConnection = Connection<PodModel>;
 
-@ObjectType('PodConnection', { description: 'Pods by namespace, then name.' })
-export class PodConnection {
-  @Field(() => [PodEdge]) edges!: PodEdge[];
-  @Field(() => PageInfo) pageInfo!: PageInfo;
-}
+/** Query cost of a connection: its selection once per item asked for (`first`, default 100). */
+export const chargePerItem = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) =>
+  childComplexity * (args.first ?? 100);
 
 /** A REST page (`items` + `continue`) as a connection; every edge's cursor is the `continue` token after it. */
-export function toConnection<T, M>(page: { items: T[]; continue?: string }, cursorOf: (item: T) => string, toModel: (item: T) => M): { edges: Array<{ cursor: string; node: M }>; pageInfo: PageInfo } {
+export function toConnection<T, M>(page: Page<T>, cursorOf: (item: T) => string, toModel: (item: T) => M): Connection<M> {
   const edges = page.items.map((item) => ({ cursor: cursorOf(item), node: toModel(item) }));
-  return { edges, pageInfo: { hasNextPage: page.continue !== undefined, endCursor: edges.length ? edges[edges.length - 1].cursor : null } };
+  const endCursor = edges.length ? edges[edges.length - 1].cursor : null;
+  return { edges, pageInfo: { hasNextPage: page.continue !== undefined, endCursor } };
 }
