@@ -5,7 +5,6 @@ import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
 import { CLOCK } from '../kernel/tokens';
 import { partitionTaintImpact, type PodOnTaintedNode } from '../domain/eviction/eviction-changes';
 import { applyTaintChanges } from '../domain/kubectl-taint/apply-taint-changes';
-import { KubectlTaintError } from '../domain/kubectl-taint/kubectl-taint-error';
 import { parseTaintSpecs, type TaintChanges, type TaintRemoval } from '../domain/kubectl-taint/parse-taint-specs';
 import { compilePod, type CompiledPod, type PodToPlace } from '../domain/scheduling/compile-pod';
 import { decideFeasibleNodes, type FeasibleNodesDecision } from '../domain/scheduling/feasible-nodes';
@@ -177,10 +176,10 @@ export class DecisionsService {
         { field: 'nodes', type: 'Invalid value', message: 'Invalid value: exactly one of nodes, labelSelector, all: true is required' },
       ]);
     }
-    const changes = parseSpecs(input.taints);
+    const changes = parseTaintSpecs(input.taints);
     const at = input.at !== undefined ? new Date(input.at) : this.clock.now();
     const snapshot = this.snapshots.snapshot;
-    const targetNodes = this.candidateNodes(snapshot, input.nodes, input.all ? undefined : input.labelSelector, 'nodes');
+    const targetNodes = this.candidateNodes(snapshot, input.nodes, input.all ? undefined : input.labelSelector);
 
     const warnings: string[] = [];
     const before = new Map<string, SchedulingNode>();
@@ -271,12 +270,12 @@ export class DecisionsService {
   }
 
   /** All nodes, the named ones (404 listing the unknown names), or those the label selector picks; by name. */
-  private candidateNodes(snapshot: InventorySnapshot, names: string[] | undefined, labelSelector: string | undefined, namesField = 'nodeNames'): readonly SchedulingNode[] {
+  private candidateNodes(snapshot: InventorySnapshot, names: string[] | undefined, labelSelector: string | undefined): readonly SchedulingNode[] {
     if (names !== undefined) {
       const unique = [...new Set(names)].sort();
       const missing = unique.filter((name) => snapshot.schedulingNode(name) === undefined);
       if (missing.length > 0) {
-        throw new AppError('NotFound', `${missing.length === 1 ? 'node' : 'nodes'} not found: ${missing.map((n) => goQuote(n)).join(', ')}`, [], { field: namesField, missing });
+        throw AppError.notFound('nodes', ...missing);
       }
       return unique.map((name) => snapshot.schedulingNode(name)!);
     }
@@ -293,7 +292,7 @@ export class DecisionsService {
       const rows = unique.map((name) => nodeIndex(table, name));
       const missing = unique.filter((_, k) => rows[k] === undefined);
       if (missing.length > 0) {
-        throw new AppError('NotFound', `${missing.length === 1 ? 'node' : 'nodes'} not found: ${missing.map((n) => goQuote(n)).join(', ')}`, [], { field: 'nodeNames', missing });
+        throw AppError.notFound('nodes', ...missing);
       }
       return Int32Array.from(rows as number[]);
     }
@@ -329,15 +328,6 @@ function exactlyOne(input: Record<string, unknown>, fields: [string, string], re
 
 function invalidRequest(what: string, errors: FieldError[]): AppError {
   return new AppError('Invalid', `${what} is invalid: ${aggregateMessages(errors.map(formatFieldError))}`, errors);
-}
-
-function parseSpecs(specs: string[]): TaintChanges {
-  try {
-    return parseTaintSpecs(specs);
-  } catch (e) {
-    if (!(e instanceof KubectlTaintError)) throw e;
-    throw new AppError('BadRequest', e.message, [{ field: 'taints', type: 'Invalid value', message: `Invalid value: ${e.message}` }]);
-  }
 }
 
 /** A bound pod asked about again: its own requests must not count against its own node twice. */

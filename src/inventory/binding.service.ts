@@ -40,7 +40,7 @@ export class BindingService {
     const { result } = await this.uow.run(actor, async (tx, changes) => {
       await this.nodes.lock(tx, [nodeName]);
       const pod = await this.pods.findByKey(tx, namespace, name);
-      if (!pod) throw AppError.notFound('pod', `${namespace}/${name}`);
+      if (!pod) throw AppError.notFound('pods', name);
       if (pod.nodeName !== null) {
         throw new AppError('Conflict', `pod ${namespace}/${name} is already bound to node ${pod.nodeName}; evict or delete it first`);
       }
@@ -48,7 +48,7 @@ export class BindingService {
         throw new AppError('Conflict', `pod ${namespace}/${name} is ${pod.phase}: only a Pending pod can be bound`);
       }
       const node = await this.nodes.findByName(tx, nodeName);
-      if (!node) throw AppError.notFound('node', nodeName);
+      if (!node) throw AppError.notFound('nodes', nodeName);
       if (!force) this.checkFeasible(pod, node, actor.role);
 
       const now = this.uow.now();

@@ -33,7 +33,7 @@ export class NodeService {
 
   async get(name: string): Promise<StoredNode> {
     const node = await this.nodes.findByName(this.uow.db, name);
-    if (!node) throw AppError.notFound('node', name);
+    if (!node) throw AppError.notFound('nodes', name);
     return node;
   }
 
@@ -89,7 +89,7 @@ export class NodeService {
         const unbound = await this.pods.setBinding(tx, pod.namespace, pod.name, name, { nodeName: null, phase: 'Pending', boundAt: null });
         if (unbound) changes.pod(unbound);
       }
-      if (!(await this.nodes.delete(tx, name))) throw AppError.notFound('node', name);
+      if (!(await this.nodes.delete(tx, name))) throw AppError.notFound('nodes', name);
       changes.nodeDeleted(name);
       changes.event({ type: 'NodeDeleted', subjectKind: 'Node', subjectName: name, data: { unboundPods: bound.map((p) => `${p.namespace}/${p.name}`) } });
     });

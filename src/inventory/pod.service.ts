@@ -31,7 +31,7 @@ export class PodService {
 
   async get(namespace: string, name: string): Promise<StoredPod> {
     const pod = await this.pods.findByKey(this.uow.db, namespace, name);
-    if (!pod) throw AppError.notFound('pod', `${namespace}/${name}`);
+    if (!pod) throw AppError.notFound('pods', name);
     return pod;
   }
 
@@ -84,7 +84,7 @@ export class PodService {
   async delete(namespace: string, name: string, actor: Actor): Promise<void> {
     await this.uow.run(actor, async (tx, changes) => {
       const pod = await this.pods.findByKey(tx, namespace, name);
-      if (!pod) throw AppError.notFound('pod', `${namespace}/${name}`);
+      if (!pod) throw AppError.notFound('pods', name);
       if (pod.nodeName) await this.nodes.lock(tx, [pod.nodeName]);
       await this.planner.cancelForPods(tx, [pod], 'pod deleted', this.uow.now(), changes);
       await this.pods.delete(tx, namespace, name);

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../kernel/errors/app-error';
-import { toAppError } from '../kernel/errors/to-app-error';
 import { applyTaintChanges, type TaintOperation } from '../domain/kubectl-taint/apply-taint-changes';
-import { KubectlTaintError } from '../domain/kubectl-taint/kubectl-taint-error';
 import { parseTaintSpecs, type TaintChanges } from '../domain/kubectl-taint/parse-taint-specs';
 import { cordonTaints, uncordonTaints } from '../domain/node-lifecycle/cordon';
 import { taintsForConditions } from '../domain/node-lifecycle/taints-for-conditions';
@@ -72,7 +70,7 @@ export class TaintMutationService {
     const parsed = parseBody(applyTaintsSchema, body, 'taint request');
     const selection = nodeSelectionOf(parsed);
     const matches = selection.kind === 'labelSelector' ? compileLabelSelector(selection.selector) : () => true;
-    const specs = parseSpecs(parsed.taints);
+    const specs = parseTaintSpecs(parsed.taints);
     const options = { overwrite: parsed.overwrite ?? false };
 
     if (parsed.dryRun) {
@@ -96,7 +94,7 @@ export class TaintMutationService {
       const stored = new Map(written.map((n) => [n.name, n]));
       for (const o of changed) {
         const node = stored.get(o.after.name);
-        if (!node) throw AppError.notFound('node', o.after.name);
+        if (!node) throw AppError.notFound('nodes', o.after.name);
         o.after = node;
         changes.node(node);
         changes.event({
@@ -140,13 +138,13 @@ export class TaintMutationService {
     const { result, changes } = await this.uow.run(actor, async (tx, changes) => {
       await this.nodes.lock(tx, [name]);
       const node = await this.nodes.findByName(tx, name);
-      if (!node) throw AppError.notFound('node', name);
+      if (!node) throw AppError.notFound('nodes', name);
       const now = this.uow.now();
       const { next, event } = change(node, now);
       const changed = next.unschedulable !== node.unschedulable || !sameTaints(next.taints, node.taints) || !sameConditions(next.conditions, node.conditions);
       if (!changed) return { node, changed };
       const stored = await this.nodes.replace(tx, toWrite(next));
-      if (!stored) throw AppError.notFound('node', name);
+      if (!stored) throw AppError.notFound('nodes', name);
       await this.nodeService.afterNodeChange(tx, stored, now, changes);
       changes.event({
         type: event.type, subjectKind: 'Node', subjectName: name,
@@ -170,7 +168,7 @@ export class TaintMutationService {
     if (selection.kind === 'names') {
       const present = new Set(found.map((n) => n.name));
       const missing = selection.names.filter((n) => !present.has(n));
-      if (missing.length) throw new AppError('NotFound', missing.map((n) => `nodes "${n}" not found`).join('; '), [], { nodes: missing });
+      if (missing.length) throw AppError.notFound('nodes', ...missing);
       return found;
     }
     return found.filter((n) => matches(n.labels));
@@ -179,18 +177,9 @@ export class TaintMutationService {
   /** Every node's new taints, or the first refusal (kubectl stops at the first failing node; so do we, and write nothing). */
   private decide(nodes: StoredNode[], specs: TaintChanges, overwrite: boolean, now: Date): Outcome[] {
     return nodes.map((node) => {
-      try {
-        const applied = applyTaintChanges(node.name, node.taints, specs, { overwrite, now });
-        return { before: node, after: { ...node, taints: applied.taints }, changed: applied.changed, operation: applied.operation };
-      } catch (error) {
-        if (error instanceof KubectlTaintError && error.code === 'NotFound') {
-          throw new AppError('NotFound', `node ${node.name}: ${error.message}`, [], { node: node.name });
-        }
-        if (error instanceof KubectlTaintError && error.code === 'AlreadyExists') {
-          throw new AppError('Conflict', error.message, [], { node: node.name });
-        }
-        throw toAppError(error);
-      }
+      // a refusal (KubectlTaintError, naming the node) leaves through the one error mapper, toAppError
+      const applied = applyTaintChanges(node.name, node.taints, specs, { overwrite, now });
+      return { before: node, after: { ...node, taints: applied.taints }, changed: applied.changed, operation: applied.operation };
     });
   }
 
@@ -198,14 +187,6 @@ export class TaintMutationService {
     if (nodes.length === 0) return;
     const bound = await this.pods.findActiveOnNodes(tx, nodes.map((n) => n.name));
     await this.planner.replan(tx, bound, new Map(nodes.map((n) => [n.name, n])), now, changes);
-  }
-}
-
-function parseSpecs(specs: string[]): TaintChanges {
-  try {
-    return parseTaintSpecs(specs);
-  } catch (error) {
-    throw toAppError(error);
   }
 }
 

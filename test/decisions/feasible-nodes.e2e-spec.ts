@@ -149,12 +149,12 @@ describe.each(testModes())('POST /v1/decisions/feasible-nodes (%s)', (mode) => {
     const pod = await feasible({ podRef: { namespace: 'default', name: 'nope' } });
     expect(pod.status).toBe(404);
     expect(pod.headers.get('content-type')).toContain('application/problem+json');
-    expect(pod.body.detail).toBe('pod "default/nope" not found');
+    expect(pod.body.detail).toBe('pods "nope" not found');
     const nodes = await feasible({ pod: {}, nodeNames: ['n1', 'zz', 'yy'] });
     expect(nodes.status).toBe(404);
-    expect(nodes.body.detail).toBe('nodes not found: "yy", "zz"');
+    expect(nodes.body.detail).toBe('nodes "yy" not found; nodes "zz" not found');
     const gql = await app.graphql(FEASIBLE_QUERY, { pod: {}, nodeNames: ['zz'] });
-    expect(gql.body.errors![0]).toMatchObject({ message: 'node not found: "zz"', extensions: { code: 'NOT_FOUND', status: 404 } });
+    expect(gql.body.errors![0]).toMatchObject({ message: 'nodes "zz" not found', extensions: { code: 'NOT_FOUND', status: 404 } });
   });
 
   it.each([

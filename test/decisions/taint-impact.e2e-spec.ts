@@ -154,7 +154,7 @@ describe.each(testModes())('POST /v1/decisions/taint-impact (%s)', (mode) => {
   it('404 naming the unknown nodes (REST and GraphQL)', async () => {
     const r = await impact({ taints: ['a=b:NoSchedule'], nodes: ['m1', 'ghost'] });
     expect(r.status).toBe(404);
-    expect(r.body.detail).toBe('node not found: "ghost"');
+    expect(r.body.detail).toBe('nodes "ghost" not found');
     const gql = await app.graphql(IMPACT_QUERY, { taints: ['a=b:NoSchedule'], nodes: ['ghost'] });
     expect(gql.body.errors![0].extensions).toMatchObject({ code: 'NOT_FOUND' });
   });

@@ -93,7 +93,7 @@ describe.each(testModes())('pod binding (%s)', (mode) => {
     expect((await bind('nope', { nodeName: 'free' })).status).toBe(404);
     const missingNode = await bind('lonely', { nodeName: 'ghost' });
     expect(missingNode.status).toBe(404);
-    expect(missingNode.body.detail).toBe('node "ghost" not found');
+    expect(missingNode.body.detail).toBe('nodes "ghost" not found');
     const bad = await bind('lonely', { node: 'free' });
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toEqual(expect.arrayContaining([{ field: 'nodeName', message: 'expected string' }, { field: 'node', message: 'unknown field "node"' }]));

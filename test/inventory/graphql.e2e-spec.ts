@@ -36,7 +36,7 @@ describe.each(testModes())('inventory GraphQL (%s)', (mode) => {
     expect(stale.errors[0].extensions).toMatchObject({ code: 'CONFLICT', status: 409 });
     expect((await gql('mutation { deleteNode(name: "g1") }')).data.deleteNode).toBe(true);
     const missing = await gql('{ node(name: "g1") { name } }');
-    expect(missing.errors[0]).toMatchObject({ message: 'node "g1" not found', extensions: { code: 'NOT_FOUND', status: 404 } });
+    expect(missing.errors[0]).toMatchObject({ message: 'nodes "g1" not found', extensions: { code: 'NOT_FOUND', status: 404 } });
   });
 
   it('maps validation failures like REST: UNPROCESSABLE_ENTITY with extensions.errors', async () => {

@@ -48,7 +48,7 @@ describe.each(testModes())('inventory REST (%s)', (mode) => {
         const r = await app.request(method, '/v1/nodes/nope');
         expect(r.status).toBe(404);
         expect(r.headers.get('content-type')).toContain('application/problem+json');
-        expect(r.body).toMatchObject({ status: 404, title: 'Not Found', detail: 'node "nope" not found' });
+        expect(r.body).toMatchObject({ status: 404, title: 'Not Found', detail: 'nodes "nope" not found' });
       }
     });
 

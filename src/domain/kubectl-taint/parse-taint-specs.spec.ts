@@ -47,9 +47,9 @@ const errorCases: Array<{ description: string; specs: string[]; code: string; me
   { description: 'B.3.2 only one "-" is stripped: key "a-" is invalid', specs: ['a--'], code: 'InvalidSpec', message: `invalid taint spec: a-, ${NAME_REGEX}` },
   { description: 'B.3.2 duplicate (key, effect) additions', specs: ['key=value:NoSchedule', 'key=other:NoSchedule'], code: 'InvalidSpec', message: 'duplicated taints with the same key and effect: {key other NoSchedule <nil>}' },
   { description: 'B.3.2 duplicate without value prints two spaces', specs: ['key:NoExecute', 'key:NoExecute'], code: 'InvalidSpec', message: 'duplicated taints with the same key and effect: {key  NoExecute <nil>}' },
-  { description: 'B.3.2 add and remove the same taint', specs: ['k=v:NoSchedule', 'k:NoSchedule-'], code: 'Conflict', message: 'can not both modify and remove the following taint(s) in the same command: k=NoSchedule' },
-  { description: 'B.3.2 add and remove-all of the key prints key=', specs: ['k=v:NoSchedule', 'k-'], code: 'Conflict', message: 'can not both modify and remove the following taint(s) in the same command: k=' },
-  { description: 'B.3.2 several conflicts joined by ", "', specs: ['a:NoSchedule', 'b:NoExecute', 'a-', 'b:NoExecute-'], code: 'Conflict', message: 'can not both modify and remove the following taint(s) in the same command: a=, b=NoExecute' },
+  { description: 'B.3.2 add and remove the same taint', specs: ['k=v:NoSchedule', 'k:NoSchedule-'], code: 'AddAndRemove', message: 'can not both modify and remove the following taint(s) in the same command: k=NoSchedule' },
+  { description: 'B.3.2 add and remove-all of the key prints key=', specs: ['k=v:NoSchedule', 'k-'], code: 'AddAndRemove', message: 'can not both modify and remove the following taint(s) in the same command: k=' },
+  { description: 'B.3.2 several conflicts joined by ", "', specs: ['a:NoSchedule', 'b:NoExecute', 'a-', 'b:NoExecute-'], code: 'AddAndRemove', message: 'can not both modify and remove the following taint(s) in the same command: a=, b=NoExecute' },
   { description: 'B.3.2 the first bad spec wins', specs: ['ok:NoSchedule', 'bad', 'x:Nope'], code: 'InvalidSpec', message: 'invalid taint spec: bad' },
 ];
 

@@ -99,7 +99,7 @@ function assertNoAddAndRemove(add: readonly Taint[], remove: readonly TaintRemov
     }
   }
   if (conflicts.length > 0) {
-    throw new KubectlTaintError('Conflict', `can not both modify and remove the following taint(s) in the same command: ${conflicts.join(', ')}`);
+    throw new KubectlTaintError('AddAndRemove', `can not both modify and remove the following taint(s) in the same command: ${conflicts.join(', ')}`);
   }
 }
 

@@ -32,8 +32,13 @@ export class AppError extends Error {
     this.name = 'AppError';
   }
 
-  static notFound(kind: string, name: string): AppError {
-    return new AppError('NotFound', `${kind} "${name}" not found`);
+  /**
+   * Kubernetes' NotFound wording, the same on every route: `nodes "n1" not found` (plural resource, the
+   * name as the request gave it; several missing objects joined by "; ").
+   */
+  static notFound(resource: 'nodes' | 'pods', ...names: string[]): AppError {
+    const message = names.map((name) => `${resource} "${name}" not found`).join('; ');
+    return new AppError('NotFound', message, [], names.length > 1 ? { missing: names } : {});
   }
 
   static invalid(kind: string, name: string, errors: FieldError[], detail: string): AppError {

@@ -1,4 +1,6 @@
 import { AppError } from './app-error';
+import { KubectlTaintError } from '../../domain/kubectl-taint/kubectl-taint-error';
+import { LabelSelectorError } from '../../domain/label-selector/parse-label-selector';
 import { toAppError } from './to-app-error';
 
 /** Shapes as Prisma 7 with @prisma/adapter-pg and pg throw them (captured against PostgreSQL 16). */
@@ -42,12 +44,33 @@ describe('toAppError: infrastructure failures are 503/409/400, never 500', () =>
     expect({ kind: mapped.kind, message: mapped.message }).toEqual({ kind, message });
   });
 
-  it('keeps domain codes and AppErrors, and hides anything unknown behind a generic 500', () => {
-    expect(toAppError(Object.assign(new Error('taint "a:NoSchedule" already exists'), { code: 'AlreadyExists' })).kind).toBe('Conflict');
-    const own = new AppError('NotFound', 'node "x" not found');
+  it('keeps AppErrors, and hides anything unknown behind a generic 500 (a look-alike code is not a domain error)', () => {
+    expect(toAppError(Object.assign(new Error('taint "a:NoSchedule" already exists'), { code: 'AlreadyExists' })).kind).toBe('Internal');
+    const own = AppError.notFound('nodes', 'x');
     expect(toAppError(own)).toBe(own);
     expect(toAppError(new TypeError('x is undefined'))).toMatchObject({ kind: 'Internal', message: 'internal error' });
     expect(toAppError(Object.assign(new Error('broken pipe'), { code: 'EPIPE' })).kind).toBe('Internal');
     expect(toAppError('a string')).toMatchObject({ kind: 'Internal' });
+  });
+});
+
+describe('toAppError: the domain errors, each code mapped once (the one error path)', () => {
+  it.each([
+    { description: 'a spec kubectl cannot parse', error: new KubectlTaintError('InvalidSpec', 'invalid taint spec: a=b=c:NoSchedule'), kind: 'BadRequest', message: 'invalid taint spec: a=b=c:NoSchedule', fields: ['taints'] },
+    { description: 'adding and removing one taint', error: new KubectlTaintError('AddAndRemove', 'can not both modify and remove the following taint(s) in the same command: k=NoSchedule'), kind: 'BadRequest', message: 'can not both modify and remove the following taint(s) in the same command: k=NoSchedule', fields: ['taints'] },
+    { description: 'a taint already on the node without overwrite', error: new KubectlTaintError('AlreadyExists', 'node n1 already has k taint(s) with same effect(s) and --overwrite is false', 'n1'), kind: 'Conflict', message: 'node n1 already has k taint(s) with same effect(s) and --overwrite is false', fields: [] },
+    { description: 'a removal matching nothing names the node', error: new KubectlTaintError('NotFound', 'taint "k:NoSchedule" not found', 'n1'), kind: 'NotFound', message: 'node n1: taint "k:NoSchedule" not found', fields: [] },
+    { description: 'a label selector that does not parse', error: new LabelSelectorError('unable to parse requirement: found \'=\', expected: identifier', '=x'), kind: 'BadRequest', message: "labelSelector: unable to parse requirement: found '=', expected: identifier", fields: ['labelSelector'] },
+  ])('$description', ({ error, kind, message, fields }) => {
+    const mapped = toAppError(error);
+    expect({ kind: mapped.kind, message: mapped.message, fields: mapped.fieldErrors.map((f) => f.field) }).toEqual({ kind, message, fields });
+  });
+
+  it.each([
+    { resource: 'nodes' as const, names: ['n1'], message: 'nodes "n1" not found' },
+    { resource: 'pods' as const, names: ['web-1'], message: 'pods "web-1" not found' },
+    { resource: 'nodes' as const, names: ['a', 'b'], message: 'nodes "a" not found; nodes "b" not found' },
+  ])('NotFound in Kubernetes\' words: $message', ({ resource, names, message }) => {
+    expect(AppError.notFound(resource, ...names)).toMatchObject({ kind: 'NotFound', message });
   });
 });

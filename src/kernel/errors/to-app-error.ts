@@ -1,28 +1,29 @@
+import { KubectlTaintError, type KubectlTaintErrorCode } from '../../domain/kubectl-taint/kubectl-taint-error';
+import { LabelSelectorError } from '../../domain/label-selector/parse-label-selector';
 import { AppError, type ErrorKind } from './app-error';
 
 /**
- * Maps anything thrown below the transports to an AppError: our own errors, the domain's errors
- * (by their `code`), Prisma's known request errors, and infrastructure failures. One place, so REST
- * and GraphQL cannot disagree about what a failure means.
+ * Maps anything thrown below the transports to an AppError: our own errors, the domain's typed errors,
+ * Prisma's known request errors, and infrastructure failures. The one error path: services let domain
+ * errors through and both transports call this, so REST and GraphQL cannot disagree about a failure.
  */
-const DOMAIN_CODES: Record<string, ErrorKind> = {
-  // kubectl taint (domain/kubectl-taint): syntax and in-command conflicts are bad requests;
-  // an existing taint without overwrite or a missing one to remove are conflicts with the stored node.
-  InvalidSpec: 'BadRequest',
-  Conflict: 'BadRequest',
-  AlreadyExists: 'Conflict',
-  NotFound: 'NotFound',
-  InvalidLabelSelector: 'BadRequest',
+
+/** kubectl taint (SEMANTICS B.3), every code once: the compiler checks this table is complete. */
+const KUBECTL_TAINT_KINDS: Record<KubectlTaintErrorCode, ErrorKind> = {
+  InvalidSpec: 'BadRequest', // a spec kubectl cannot parse
+  AddAndRemove: 'BadRequest', // one command adds and removes the same taint
+  AlreadyExists: 'Conflict', // the stored node has the taint and overwrite is false
+  NotFound: 'NotFound', // a removal matches no taint on the stored node
 };
 
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (error instanceof KubectlTaintError) return fromKubectlTaint(error);
+  if (error instanceof LabelSelectorError) {
+    const message = `Invalid value: ${JSON.stringify(error.selector)}: ${error.message}`;
+    return new AppError('BadRequest', `labelSelector: ${error.message}`, [{ field: 'labelSelector', type: 'Invalid value', message }]);
+  }
   if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    if (error.name === 'LabelSelectorError') return new AppError('BadRequest', error.message);
-    if (typeof code === 'string' && code in DOMAIN_CODES && error.name !== 'PrismaClientKnownRequestError') {
-      return new AppError(DOMAIN_CODES[code], error.message);
-    }
     const state = fromSqlState(error);
     if (state) return state;
     const prisma = fromPrisma(error);
@@ -34,6 +35,19 @@ export function toAppError(error: unknown): AppError {
 }
 
 const TIMED_OUT = 'the database did not answer in time; retry later';
+
+/** kubectl's own words; a refusal on a stored node names the node (kubectl prints it the same way). */
+function fromKubectlTaint(error: KubectlTaintError): AppError {
+  const kind = KUBECTL_TAINT_KINDS[error.code];
+  if (error.node === undefined) {
+    const fieldErrors = error.code === 'InvalidSpec' || error.code === 'AddAndRemove'
+      ? [{ field: 'taints', type: 'Invalid value' as const, message: `Invalid value: ${error.message}` }]
+      : [];
+    return new AppError(kind, error.message, fieldErrors);
+  }
+  const message = error.code === 'NotFound' ? `node ${error.node}: ${error.message}` : error.message;
+  return new AppError(kind, message, [], { node: error.node });
+}
 
 /**
  * PostgreSQL's SQLSTATE, wherever the layers put it: a pg error's `code`, or Prisma's

@@ -8,9 +8,5 @@ export function compileLabelSelector(selector: string | undefined): (labels: Rec
     throw new AppError('BadRequest', 'labelSelector must be given once, as one string (join requirements with ",")', [{ field: 'labelSelector', type: 'Invalid value', message: 'Invalid value: given more than once' }]);
   }
   if (selector === undefined || selector.trim() === '') return () => true;
-  try {
-    return parseLabelSelector(selector);
-  } catch (e) {
-    throw new AppError('BadRequest', `labelSelector: ${e instanceof Error ? e.message : String(e)}`, [{ field: 'labelSelector', type: 'Invalid value', message: `Invalid value: ${JSON.stringify(selector)}: ${e instanceof Error ? e.message : String(e)}` }]);
-  }
+  return parseLabelSelector(selector); // a LabelSelectorError leaves through toAppError as a 400
 }
