@@ -13,6 +13,7 @@ import { formatGraphQLError } from './kernel/graphql/format-error';
 import { graphqlWsOptions } from './kernel/graphql/graphql-ws';
 import { complexityLimit, depthLimit } from './kernel/graphql/query-limits';
 import { InventoryModule } from './inventory/inventory.module';
+import { PersistenceModule } from './kernel/persistence/persistence.module';
 import { OpsModule } from './ops/ops.module';
 import { TaintsModule } from './taints/taints.module';
 import { SystemResolver } from './ops/graphql/system.resolver';
@@ -25,6 +26,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.register(config),
+        PersistenceModule,
         OpsModule,
         InventoryModule,
         TaintsModule,

@@ -1,4 +1,4 @@
-import { canonicalJson } from './decision-cache';
+import { canonicalJson, canonicalJsonWithin } from './decision-cache';
 
 describe('canonicalJson', () => {
   it.each([
@@ -15,5 +15,21 @@ describe('canonicalJson', () => {
   it('does not depend on key order, but does on array order', () => {
     expect(canonicalJson({ a: 1, b: { c: 2, d: 3 } })).toBe(canonicalJson({ b: { d: 3, c: 2 }, a: 1 }));
     expect(canonicalJson([1, 2])).not.toBe(canonicalJson([2, 1]));
+  });
+});
+
+describe('canonicalJsonWithin (cache keys of unvalidated bodies)', () => {
+  const nested = (depth: number): unknown => (depth === 0 ? 1 : [nested(depth - 1)]);
+  it.each([
+    { description: 'a shallow body', value: { b: 1, a: [2] }, maxDepth: 4, expected: '{"a":[2],"b":1}' },
+    { description: 'exactly at the limit', value: nested(3), maxDepth: 3, expected: '[[[1]]]' },
+    { description: 'one level too deep', value: nested(4), maxDepth: 3, expected: undefined },
+  ])('$description', ({ value, maxDepth, expected }) => {
+    expect(canonicalJsonWithin(value, maxDepth)).toBe(expected);
+  });
+
+  it('answers (undefined) for 10,000 nested arrays instead of overflowing the stack (found by the fuzzer)', () => {
+    const body = JSON.parse(`${'['.repeat(10_000)}${']'.repeat(10_000)}`);
+    expect(canonicalJsonWithin(body, 32)).toBeUndefined();
   });
 });

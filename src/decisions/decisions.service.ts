@@ -30,7 +30,7 @@ import type { Clock } from '../kernel/timers/clock';
 import type { FeasibleNodesAnswer, PodRef, TaintImpactAnswer, TaintView, TolerationMatchAnswer } from './decision-answers';
 import { DEFAULT_FEASIBLE_LIMIT, feasibleNodesBodySchema, taintImpactBodySchema, tolerationMatchBodySchema, type FeasibleNodesBody } from './decision-bodies';
 import { LRUCache } from 'lru-cache';
-import { canonicalJson } from './decision-cache';
+import { canonicalJson, canonicalJsonWithin } from './decision-cache';
 import { groupPendingPods, pendingImpact, type PendingGroup } from './pending-impact';
 
 /**
@@ -52,6 +52,8 @@ interface FeasibleNodesQuestion {
 
 /** Decision-cache sizes: entries, and answer nodes over all entries (~150 bytes each as JSON). */
 const DECISION_CACHE_ENTRIES = 256;
+/** Deeper bodies are not remembered (no valid body nests this deep); validation refuses them. */
+const MAX_BODY_DEPTH = 32;
 const DECISION_CACHE_NODES = 200_000;
 /** Bodies longer than this (as canonical JSON) are not remembered. */
 const MAX_REMEMBERED_BODY = 16_384;
@@ -141,10 +143,10 @@ export class DecisionsService {
    */
   private feasibleNodesQuestion(body: unknown): FeasibleNodesQuestion {
     const asSent = body !== null && typeof body === 'object' ? JSON.stringify(body) : undefined;
-    const remember = asSent !== undefined && asSent.length <= MAX_REMEMBERED_BODY;
-    let bodyKey: string | undefined;
+    const bodyKey = asSent !== undefined && asSent.length <= MAX_REMEMBERED_BODY ? canonicalJsonWithin(body, MAX_BODY_DEPTH) : undefined;
+    const remember = bodyKey !== undefined;
     if (remember) {
-      const known = this.questions.get(asSent) ?? this.questions.get((bodyKey = canonicalJson(body)));
+      const known = this.questions.get(asSent!) ?? this.questions.get(bodyKey);
       if (known !== undefined) return known;
     }
     const input = parseBody(feasibleNodesBodySchema, body, 'feasible-nodes request');
@@ -156,8 +158,8 @@ export class DecisionsService {
       question = { input, inline: { compiled: compilePod(pod, this.matchOptions), key: canonicalJson([schedulingInputs(pod), null]) } };
     }
     if (remember) {
-      this.questions.set(bodyKey!, question);
-      this.questions.set(asSent, question);
+      this.questions.set(bodyKey, question);
+      this.questions.set(asSent!, question);
     }
     return question;
   }

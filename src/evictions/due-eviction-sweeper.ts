@@ -3,7 +3,8 @@ import { isActivePhase, type StoredPod } from '../kernel/model/stored-objects';
 import { NodeRepository } from '../kernel/persistence/repositories/node.repository';
 import { PodRepository } from '../kernel/persistence/repositories/pod.repository';
 import { UnitOfWork } from '../kernel/persistence/unit-of-work';
-import { EvictionPlanner, type ScheduledRow } from './eviction-planner.service';
+import { EvictionPlanner } from './eviction-planner.service';
+import { EvictionRepository, type DueQuery, type ScheduledRow } from '../kernel/persistence/repositories/eviction.repository';
 
 /** Who evictions done by a timer are recorded as (the upstream controller's name). */
 export const EVICTION_WORKER_ACTOR = 'taint-eviction-controller';
@@ -29,16 +30,6 @@ interface Part {
 }
 
 const ALL: Part = { part: 0, parts: 1 };
-
-interface DueRow {
-  id: string;
-  pod_uid: string;
-  node_name: string;
-  namespace: string;
-  pod_name: string;
-  evict_at: Date | string;
-  timer_id: string | null;
-}
 
 interface Deferred {
   promise: Promise<void>;
@@ -98,6 +89,7 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
     private readonly nodes: NodeRepository,
     private readonly pods: PodRepository,
     private readonly planner: EvictionPlanner,
+    private readonly evictions: EvictionRepository,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
@@ -163,7 +155,7 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
       const outcome = { succeeded: 0, failed: [] as string[] };
       await this.bisect(taken, outcome);
       if (outcome.succeeded === 0) throw error;
-      const until = Date.now() + QUARANTINE_MS;
+      const until = this.uow.now().getTime() + QUARANTINE_MS;
       for (const id of outcome.failed) this.quarantine.set(id, until);
       this.logger.warn({ msg: 'eviction rows failed on their own; left out of sweeps for a while', rows: outcome.failed, err: String(error) });
       return taken.length;
@@ -195,51 +187,26 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
     const { result } = await this.uow.run({ name: EVICTION_WORKER_ACTOR }, async (tx, changes) => {
       // The clock's now, as a parameter (not SQL now()): rows are due by the same clock as the rule.
       const now = this.uow.now();
-      const at = now.toISOString();
-      const inPart = part.parts > 1 ? ` AND (hashtext(node_name) & ${part.parts - 1}) = ${part.part}` : '';
-      const filter = `status = 'Scheduled' AND evict_at <= $1::timestamptz AND NOT (id = ANY($2::uuid[]))${inPart}${only ? ' AND id = ANY($4::uuid[])' : ''}`;
-      const params = only ? [excluded, SWEEP_BATCH, [...only]] : [excluded, SWEEP_BATCH];
-
-      // Which nodes the earliest due rows are on (no lock yet: a hint of what to lock).
-      const hinted = await tx.$queryRawUnsafe<Array<{ node_name: string }>>(
-        `SELECT DISTINCT node_name FROM (SELECT node_name FROM evictions WHERE ${filter} ORDER BY evict_at LIMIT $3) due`,
-        at, ...params,
-      );
+      const due: DueQuery = { now, excluded, limit: SWEEP_BATCH, part: part.part, parts: part.parts, only };
+      const hinted = await this.evictions.dueNodeNames(tx, due);
       if (hinted.length === 0) return 0;
-      const names = hinted.map((r) => r.node_name).sort();
-      const locked = (await tx.$queryRawUnsafe<Array<{ name: string }>>(
-        'SELECT name FROM nodes WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE SKIP LOCKED', names,
-      )).map((r) => r.name);
-      if (locked.length < names.length) {
-        // A node that no longer exists cannot be locked, and needs no lock: nothing writes its pods.
-        const held = new Set(locked);
-        const exist = new Set((await tx.$queryRawUnsafe<Array<{ name: string }>>(
-          'SELECT name FROM nodes WHERE name = ANY($1::text[])', names.filter((n) => !held.has(n)),
-        )).map((r) => r.name));
-        for (const name of names) if (!held.has(name) && !exist.has(name)) locked.push(name);
-      }
+      const locked = await this.nodes.lockAvailable(tx, hinted);
       if (locked.length === 0) return 0;
-
-      const rows = await tx.$queryRawUnsafe<DueRow[]>(
-        `SELECT id::text AS id, pod_uid, node_name, namespace, pod_name, evict_at, timer_id FROM evictions
-         WHERE ${filter} AND node_name = ANY($${only ? 5 : 4}::text[])
-         ORDER BY evict_at LIMIT $3 FOR UPDATE SKIP LOCKED`,
-        at, ...params, locked,
-      );
+      const rows = await this.evictions.lockDue(tx, due, locked);
       taken.push(...rows.map((r) => r.id));
       if (rows.length === 0) return 0;
 
-      const pods = new Map((await this.pods.findByUids(tx, rows.map((r) => r.pod_uid))).map((p) => [p.uid, p]));
-      const nodes = new Map((await this.nodes.findByNames(tx, [...new Set(rows.map((r) => r.node_name))])).map((n) => [n.name, n]));
+      const pods = new Map((await this.pods.findByUids(tx, rows.map((r) => r.podUid))).map((p) => [p.uid, p]));
+      const nodes = new Map((await this.nodes.findByNames(tx, [...new Set(rows.map((r) => r.nodeName))])).map((n) => [n.name, n]));
       const onNode: StoredPod[] = [];
       const left: Array<{ uid: string; namespace: string; name: string }> = [];
       for (const row of rows) {
-        const pod = pods.get(row.pod_uid);
-        if (pod && pod.nodeName === row.node_name && isActivePhase(pod.phase)) onNode.push(pod);
-        else left.push({ uid: row.pod_uid, namespace: row.namespace, name: row.pod_name });
+        const pod = pods.get(row.podUid);
+        if (pod && pod.nodeName === row.nodeName && isActivePhase(pod.phase)) onNode.push(pod);
+        else left.push({ uid: row.podUid, namespace: row.namespace, name: row.podName });
       }
       // The rows were just read and locked: the planner need not read them again.
-      const known = new Map<string, ScheduledRow>(rows.map((r) => [r.pod_uid, { id: r.id, podUid: r.pod_uid, evictAt: new Date(r.evict_at), timerId: r.timer_id }]));
+      const known = new Map<string, ScheduledRow>(rows.map((r) => [r.podUid, r]));
       await this.planner.cancelForPods(tx, left, 'the pod is no longer bound to the node', now, changes, known);
       await this.planner.replan(tx, onNode, nodes, now, changes, known);
       // The timers of the rows resolved here are stale now (many have not fired yet: one firing
@@ -253,15 +220,11 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
 
   /** Whether a due Scheduled row is left (committed state, no lock), quarantined ones aside. */
   private async dueRowsLeft(): Promise<boolean> {
-    const left = await this.uow.db.$queryRawUnsafe<unknown[]>(
-      `SELECT 1 FROM evictions WHERE status = 'Scheduled' AND evict_at <= $1::timestamptz AND NOT (id = ANY($2::uuid[])) LIMIT 1`,
-      this.uow.now().toISOString(), this.quarantined(),
-    );
-    return left.length > 0;
+    return this.evictions.anyDue(this.uow.db, { now: this.uow.now(), excluded: this.quarantined() });
   }
 
   private quarantined(): string[] {
-    const now = Date.now();
+    const now = this.uow.now().getTime();
     for (const [id, until] of this.quarantine) if (until <= now) this.quarantine.delete(id);
     return [...this.quarantine.keys()];
   }

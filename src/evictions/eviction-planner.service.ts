@@ -8,7 +8,8 @@ import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
 import type { ChangeSet } from '../kernel/persistence/change-set';
 import type { StoredNode, StoredPod } from '../kernel/model/stored-objects';
 import { PodRepository } from '../kernel/persistence/repositories/pod.repository';
-import { json, type Db } from '../kernel/persistence/prisma-types';
+import { EvictionRepository, type ScheduledRow } from '../kernel/persistence/repositories/eviction.repository';
+import type { Db } from '../kernel/persistence/prisma-types';
 import { evictionTimerId, type EvictionTimerData } from './eviction-timer-id';
 
 /** How many evictions a change caused (or, for a dry run, would cause). */
@@ -27,16 +28,6 @@ interface Plan {
 }
 
 /** Past this many new rows, the planner inserts them with one statement and one JSON parameter. */
-const BULK_ROWS = 100;
-
-/** A Scheduled eviction row, as the planner reads it (or as a caller that already locked it passes it). */
-export interface ScheduledRow {
-  id: string;
-  podUid: string;
-  evictAt: Date;
-  timerId: string | null;
-}
-
 /**
  * Makes the eviction rows agree with SEMANTICS A.3 for a set of bound pods, inside the transaction
  * of the change that may have moved their deadlines (a taint change, a toleration change, a binding,
@@ -54,6 +45,7 @@ export interface ScheduledRow {
 export class EvictionPlanner {
   constructor(
     private readonly pods: PodRepository,
+    private readonly evictions: EvictionRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -80,7 +72,7 @@ export class EvictionPlanner {
 
   private async plan(db: Db, pods: readonly StoredPod[], nodes: ReadonlyMap<string, StoredNode>, now: Date, known?: ReadonlyMap<string, ScheduledRow>): Promise<Plan> {
     const bound = pods.filter((p) => p.nodeName !== null && (p.phase === 'Pending' || p.phase === 'Running'));
-    const existing = known ?? (await this.scheduledRows(db, bound.map((p) => p.uid)));
+    const existing = known ?? (await this.evictions.findScheduledByPodUids(db, bound.map((p) => p.uid)));
     const options = { comparisonOperators: this.config.COMPARISON_OPERATORS };
     const plan: Plan = { toEvict: [], toCreate: [], toRetime: [], toCancel: [] };
 
@@ -108,22 +100,12 @@ export class EvictionPlanner {
 
   /** Cancels the Scheduled rows of pods that left their node (unbound, deleted, evicted elsewhere). */
   async cancelForPods(db: Db, pods: ReadonlyArray<{ uid: string; namespace: string; name: string }>, reason: string, now: Date, changes: ChangeSet, known?: ReadonlyMap<string, ScheduledRow>): Promise<void> {
-    const existing = known ?? (await this.scheduledRows(db, pods.map((p) => p.uid)));
+    const existing = known ?? (await this.evictions.findScheduledByPodUids(db, pods.map((p) => p.uid)));
     const rows = pods.flatMap((pod) => {
       const row = existing.get(pod.uid);
       return row ? [{ row, pod, reason }] : [];
     });
     await this.cancel(db, rows, now, changes);
-  }
-
-  private async scheduledRows(db: Db, uids: readonly string[]): Promise<Map<string, ScheduledRow>> {
-    if (uids.length === 0) return new Map();
-    // `= ANY(array)`: one parameter, where Prisma's `in` binds one per pod (11,000 on a busy taint).
-    const rows = await db.$queryRawUnsafe<Array<{ id: string; pod_uid: string; evict_at: Date | string; timer_id: string | null }>>(
-      `SELECT id::text AS id, pod_uid, evict_at, timer_id FROM evictions WHERE status = 'Scheduled' AND pod_uid = ANY($1::text[])`,
-      [...uids],
-    );
-    return new Map(rows.map((r) => [r.pod_uid, { id: r.id, podUid: r.pod_uid, evictAt: new Date(r.evict_at), timerId: r.timer_id }]));
   }
 
   private async evictNow(
@@ -135,41 +117,16 @@ export class EvictionPlanner {
   ): Promise<void> {
     if (items.length === 0) return;
     const withRow = items.filter((i) => i.row);
-    if (withRow.length) {
-      await db.$executeRawUnsafe(
-        `UPDATE evictions SET status = 'Executed', executed_at = $2::timestamptz WHERE id = ANY($1::uuid[]) AND status = 'Scheduled'`,
-        withRow.map((i) => i.row!.id), now.toISOString(),
-      );
-      // A timer already due is firing or about to (it will find its row Executed); cancelling it
-      // would cost the backend as much as the firing, in the middle of the burst that made it due.
-      for (const i of withRow) if (i.row!.timerId && i.row!.evictAt.getTime() > now.getTime()) changes.cancelTimer(i.row!.timerId);
-    }
-    const fresh = items.filter((i) => !i.row);
-    if (fresh.length > BULK_ROWS) {
-      // A NoExecute taint nobody tolerates on crowded nodes: one statement, as in `create`. The
-      // node's taints are serialised once per node, not once per pod.
-      const taintsOf = new Map<string, string>();
-      const taintsJson = (nodeName: string) => {
-        let text = taintsOf.get(nodeName);
-        if (text === undefined) taintsOf.set(nodeName, (text = JSON.stringify((nodes.get(nodeName)?.taints ?? []).filter((t) => t.effect === 'NoExecute').map(taintToJson))));
-        return text;
-      };
-      await db.$executeRawUnsafe(
-        `INSERT INTO evictions (id, pod_uid, namespace, pod_name, node_name, taints, status, evict_at, executed_at, reason)
-         SELECT u.id, u.pod_uid, u.namespace, u.pod_name, u.node_name, u.taints, 'Executed', $2::timestamptz, $2::timestamptz, u.reason
-         FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, pod_uid text, namespace text, pod_name text, node_name text, taints jsonb, reason text)`,
-        `[${fresh.map((i) => `{"id":"${randomUUID()}","pod_uid":${JSON.stringify(i.pod.uid)},"namespace":${JSON.stringify(i.pod.namespace)},"pod_name":${JSON.stringify(i.pod.name)},"node_name":${JSON.stringify(i.pod.nodeName)},"taints":${taintsJson(i.pod.nodeName!)},"reason":${JSON.stringify(reasonFor(i.decision))}}`).join(',')}]`,
-        now.toISOString(),
-      );
-    } else if (fresh.length) {
-      await db.eviction.createMany({
-        data: fresh.map((i) => ({
-          id: randomUUID(), podUid: i.pod.uid, namespace: i.pod.namespace, podName: i.pod.name, nodeName: i.pod.nodeName!,
-          taints: json((nodes.get(i.pod.nodeName!)?.taints ?? []).filter((t) => t.effect === 'NoExecute').map(taintToJson)),
-          status: 'Executed' as const, evictAt: now, executedAt: now, reason: reasonFor(i.decision),
-        })),
-      });
-    }
+    await this.evictions.finish(db, withRow.map((i) => i.row!.id), 'Executed', now);
+    // A timer already due is firing or about to (it will find its row Executed); cancelling it would cost
+    // the backend as much as the firing, in the middle of the burst that made it due.
+    for (const i of withRow) if (i.row!.timerId && i.row!.evictAt.getTime() > now.getTime()) changes.cancelTimer(i.row!.timerId);
+    const noExecuteTaints = (nodeName: string) => (nodes.get(nodeName)?.taints ?? []).filter((t) => t.effect === 'NoExecute');
+    const fresh = items.filter((i) => !i.row).map((i) => ({
+      id: randomUUID(), podUid: i.pod.uid, namespace: i.pod.namespace, podName: i.pod.name, nodeName: i.pod.nodeName!,
+      taints: noExecuteTaints(i.pod.nodeName!), evictAt: now, reason: reasonFor(i.decision), timerId: null,
+    }));
+    await this.evictions.insert(db, fresh, { status: 'Executed', at: now });
     await this.pods.unbindMany(db, items.map((i) => i.pod.uid), 'Evicted', now);
     for (const i of items) {
       const evicted: StoredPod = { ...i.pod, nodeName: null, phase: 'Evicted', boundAt: null, resourceVersion: String(Number(i.pod.resourceVersion) + 1), updatedAt: now };
@@ -184,29 +141,11 @@ export class EvictionPlanner {
 
   private async create(db: Db, items: Array<{ id: string; pod: StoredPod; evictAt: Date; taints: Taint[]; reason: string }>, changes: ChangeSet): Promise<void> {
     if (items.length === 0) return;
-    if (items.length > BULK_ROWS) {
-      // One statement with one JSON document parameter: createMany binds every value separately,
-      // ~2.5 ms per row on PGlite (25 s for a NoExecute taint over 10,000 pods), and an array
-      // parameter per column still costs the driver a conversion per element (twice the time).
-      await db.$executeRawUnsafe(
-        `INSERT INTO evictions (id, pod_uid, namespace, pod_name, node_name, taints, status, evict_at, reason, timer_id)
-         SELECT u.id, u.pod_uid, u.namespace, u.pod_name, u.node_name, u.taints, 'Scheduled', u.evict_at, u.reason, u.timer_id
-         FROM jsonb_to_recordset($1::jsonb)
-           AS u(id uuid, pod_uid text, namespace text, pod_name text, node_name text, taints jsonb, evict_at timestamptz, reason text, timer_id text)`,
-        JSON.stringify(items.map((i) => ({
-          id: i.id, pod_uid: i.pod.uid, namespace: i.pod.namespace, pod_name: i.pod.name, node_name: i.pod.nodeName,
-          taints: i.taints.map(taintToJson), evict_at: i.evictAt.toISOString(), reason: i.reason, timer_id: evictionTimerId(i.id, i.evictAt),
-        }))),
-      );
-    } else {
-      await db.eviction.createMany({
-        data: items.map((i) => ({
-          id: i.id, podUid: i.pod.uid, namespace: i.pod.namespace, podName: i.pod.name, nodeName: i.pod.nodeName!,
-          taints: json(i.taints.map(taintToJson)), status: 'Scheduled' as const, evictAt: i.evictAt, reason: i.reason,
-          timerId: evictionTimerId(i.id, i.evictAt),
-        })),
-      });
-    }
+    const rows = items.map((i) => ({
+      id: i.id, podUid: i.pod.uid, namespace: i.pod.namespace, podName: i.pod.name, nodeName: i.pod.nodeName!,
+      taints: i.taints, evictAt: i.evictAt, reason: i.reason, timerId: evictionTimerId(i.id, i.evictAt),
+    }));
+    await this.evictions.insert(db, rows, { status: 'Scheduled' });
     for (const i of items) {
       changes.schedule(timerFor(i.id, i.evictAt));
       changes.event({ type: 'EvictionScheduled', subjectKind: 'Pod', subjectName: `${i.pod.namespace}/${i.pod.name}`, data: { evictionId: i.id, node: i.pod.nodeName, evictAt: i.evictAt.toISOString(), reason: i.reason } });
@@ -216,14 +155,8 @@ export class EvictionPlanner {
 
   private async retime(db: Db, items: Array<{ row: ScheduledRow; evictAt: Date; pod: StoredPod; taints: Taint[]; reason: string }>, changes: ChangeSet): Promise<void> {
     if (items.length === 0) return;
-    // One statement for all of them (a changed tolerationSeconds, or a taint re-stamped on a crowded node).
-    await db.$executeRawUnsafe(
-      `UPDATE evictions AS e SET evict_at = u.evict_at, timer_id = u.timer_id, reason = u.reason, taints = u.taints::jsonb
-       FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::text[], $5::text[]) AS u(id, evict_at, timer_id, reason, taints)
-       WHERE e.id = u.id AND e.status = 'Scheduled'`,
-      items.map((i) => i.row.id), items.map((i) => i.evictAt.toISOString()), items.map((i) => evictionTimerId(i.row.id, i.evictAt)),
-      items.map((i) => i.reason), items.map((i) => JSON.stringify(i.taints.map(taintToJson))),
-    );
+    const rows = items.map((i) => ({ id: i.row.id, evictAt: i.evictAt, timerId: evictionTimerId(i.row.id, i.evictAt), reason: i.reason, taints: i.taints }));
+    await this.evictions.retime(db, rows);
     for (const i of items) {
       if (i.row.timerId) changes.cancelTimer(i.row.timerId);
       changes.schedule(timerFor(i.row.id, i.evictAt));
@@ -234,10 +167,7 @@ export class EvictionPlanner {
 
   private async cancel(db: Db, items: Array<{ row: ScheduledRow; pod: { namespace: string; name: string }; reason: string }>, now: Date, changes: ChangeSet): Promise<void> {
     if (items.length === 0) return;
-    await db.$executeRawUnsafe(
-      `UPDATE evictions SET status = 'Cancelled', cancelled_at = $2::timestamptz WHERE id = ANY($1::uuid[]) AND status = 'Scheduled'`,
-      items.map((i) => i.row.id), now.toISOString(),
-    );
+    await this.evictions.finish(db, items.map((i) => i.row.id), 'Cancelled', now);
     for (const i of items) {
       if (i.row.timerId) changes.cancelTimer(i.row.timerId);
       changes.event({ type: 'EvictionCancelled', subjectKind: 'Pod', subjectName: `${i.pod.namespace}/${i.pod.name}`, data: { evictionId: i.row.id, reason: i.reason } });
@@ -256,3 +186,5 @@ function reasonFor(decision: EvictionDecision): string {
   if (decision.action === 'EvictNow' || decision.action === 'EvictAfter') return `tolerationSeconds of toleration ${decision.tolerationIndex} for NoExecute taint ${taintToString(decision.taint)} ran out`;
   return '';
 }
+
+export type { ScheduledRow };

@@ -1,3 +1,4 @@
+import { EvictionRepository } from '../kernel/persistence/repositories/eviction.repository';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
 import { DELAYED_JOBS } from '../kernel/tokens';
@@ -46,6 +47,7 @@ export class EvictionReconciler implements OnApplicationBootstrap, OnApplication
     @Inject(DELAYED_JOBS) private readonly jobs: DelayedJobs,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly metrics: Metrics,
+    private readonly evictions: EvictionRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -85,12 +87,7 @@ export class EvictionReconciler implements OnApplicationBootstrap, OnApplication
     let cursor: string | undefined;
     for (;;) {
       if (this.stopped) return report;
-      const rows = await this.uow.db.eviction.findMany({
-        where: { status: 'Scheduled', ...(cursor ? { id: { gt: cursor } } : {}) },
-        select: { id: true, evictAt: true },
-        orderBy: { id: 'asc' },
-        take: PAGE,
-      });
+      const rows = await this.evictions.scheduledPage(this.uow.db, cursor, PAGE);
       const missing: DelayedJob[] = [];
       for (const row of rows) {
         const id = evictionTimerId(row.id, row.evictAt);

@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { DueEvictionSweeper } from './due-eviction-sweeper';
 import { EvictionHistoryService } from './eviction-history.service';
 import { EvictionReconciler } from './eviction-reconciler';
-import { EvictionRepository } from '../kernel/persistence/repositories/eviction.repository';
 import { EvictionWorker } from './eviction-worker';
 import { SweepAlarm } from './sweep-alarm';
 import { EvictionsResolver } from './graphql/evictions.resolver';
@@ -16,7 +15,7 @@ import { EvictionsController } from './rest/evictions.controller';
  */
 @Module({
   controllers: [EvictionsController],
-  providers: [EvictionRepository, EvictionHistoryService, DueEvictionSweeper, EvictionWorker, SweepAlarm, EvictionReconciler, EvictionsResolver],
-  exports: [EvictionRepository, EvictionReconciler, EvictionWorker, DueEvictionSweeper],
+  providers: [EvictionHistoryService, DueEvictionSweeper, EvictionWorker, SweepAlarm, EvictionReconciler, EvictionsResolver],
+  exports: [EvictionReconciler, EvictionWorker, DueEvictionSweeper],
 })
 export class EvictionsModule {}

@@ -7,7 +7,7 @@ import { formatFieldError } from '../domain/validation/field-errors';
 import { validateNamespaceName, validateNodeObject, validateObjectName, validatePodSpecObject } from '../domain/validation/validate-objects';
 import { usesComparisonOperators } from '../domain/validation/validate-tolerations';
 import { EvictionPlanner, type EvictionCounts } from '../evictions/eviction-planner.service';
-import { BulkInventoryRepository, chunks } from '../kernel/persistence/repositories/bulk-inventory.repository';
+import { chunks } from '../kernel/persistence/repositories/sql-batches';
 import type { Actor } from '../kernel/persistence/change-set';
 import { parseImportBody, type ImportError, type ImportSummary, type NodeInput, type PodInput, type SkippedKind } from './import';
 import type { ManifestFormat } from './import/decode';
@@ -70,7 +70,6 @@ const REPLAN_NODES = 200;
 export class ImportService {
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly bulk: BulkInventoryRepository,
     private readonly nodes: NodeRepository,
     private readonly pods: PodRepository,
     private readonly planner: EvictionPlanner,
@@ -94,9 +93,9 @@ export class ImportService {
       const importedNodeNames = new Set(nodeWrites.map((n) => n.name));
 
       // Pods: the stored state of the ones named, for the ratchet, the uid and moved pods.
-      const existing = await this.bulk.existingPods(tx, parsed.pods);
+      const existing = await this.pods.existingPods(tx, parsed.pods);
       const podWrites = this.validPods(parsed.pods, existing, errors, now);
-      const clashes = await this.bulk.podKeysByUid(tx, podWrites.filter((p) => !existing.has(podKey(p.namespace, p.name))).map((p) => p.uid));
+      const clashes = await this.pods.podKeysByUid(tx, podWrites.filter((p) => !existing.has(podKey(p.namespace, p.name))).map((p) => p.uid));
       const pods = podWrites.filter((p) => {
         const holder = clashes.get(p.uid);
         if (holder === undefined || holder === podKey(p.namespace, p.name)) return true;
@@ -110,18 +109,18 @@ export class ImportService {
       for (const p of existing.values()) if (p.nodeName !== null) targetNames.add(p.nodeName);
       const sortedTargets = [...targetNames].sort();
       for (const chunk of chunks(sortedTargets, 5000)) await this.nodes.lock(tx, chunk);
-      const previousTaints = await this.bulk.taintsOf(tx, [...importedNodeNames]);
+      const previousTaints = await this.nodes.taintsOf(tx, [...importedNodeNames]);
 
       // Nodes.
       const stamped = nodeWrites.map((n) => ({ ...n, taints: stampTaints(n.taints, previousTaints.get(n.name) ?? [], now, true) }));
-      const storedNodes = await this.bulk.upsertNodes(tx, stamped, now);
+      const storedNodes = await this.nodes.upsertNodes(tx, stamped, now);
       for (const { node } of storedNodes) changes.node(node);
 
       // Pods.
-      const knownNodes = await this.bulk.existingNodeNames(tx, [...targetNames].filter((n) => !importedNodeNames.has(n)));
+      const knownNodes = await this.nodes.existingNodeNames(tx, [...targetNames].filter((n) => !importedNodeNames.has(n)));
       for (const n of importedNodeNames) knownNodes.add(n);
       const podsOnUnknownNodes = pods.filter((p) => p.nodeName !== null && !knownNodes.has(p.nodeName));
-      const storedPods = await this.bulk.upsertPods(tx, pods, now);
+      const storedPods = await this.pods.upsertPods(tx, pods, now);
       for (const { pod } of storedPods) changes.pod(pod);
 
       // Evictions: pods that left their node (or stopped) lose a pending eviction; then every node
@@ -138,7 +137,7 @@ export class ImportService {
       // when those nodes have NoExecute taints at all (the planner's answer is None otherwise).
       const nodesByName = new Map<string, StoredNode>(storedNodes.map(({ node }) => [node.name, node]));
       const others = [...targetNames].filter((n) => !nodesByName.has(n) && knownNodes.has(n));
-      const otherTaints = await this.bulk.taintsOf(tx, others);
+      const otherTaints = await this.nodes.taintsOf(tx, others);
       const otherNoExecute = others.filter((n) => hasNoExecute(otherTaints.get(n) ?? []));
       for (const chunk of chunks(otherNoExecute, 2000)) for (const n of await this.nodes.findByNames(tx, chunk)) nodesByName.set(n.name, n);
       const changedNodes = storedNodes.map(({ node }) => node)

@@ -17,7 +17,6 @@ import { taintToJson } from '../kernel/model/taint-json';
 import { PodRepository } from '../kernel/persistence/repositories/pod.repository';
 import type { Db } from '../kernel/persistence/prisma-types';
 import { UnitOfWork } from '../kernel/persistence/unit-of-work';
-import { NodeTaintsWriter } from './node-taints-writer';
 import { applyTaintsSchema, conditionsSchema, nextConditions, nodeSelectionOf, validateConditions, type NodeSelection } from './taint-inputs';
 
 export interface TaintedNode {
@@ -62,7 +61,6 @@ export class TaintMutationService {
     private readonly pods: PodRepository,
     private readonly planner: EvictionPlanner,
     private readonly nodeService: NodeService,
-    private readonly taintsWriter: NodeTaintsWriter,
   ) {}
 
   /** `POST /v1/taints`. With `dryRun` the same answer is computed and nothing is written or locked. */
@@ -90,7 +88,7 @@ export class TaintMutationService {
       const outcomes = this.decide(await this.selectNodes(tx, selection, matches, names), specs, options.overwrite, now);
       // Every changed node in three statements, then every bound pod of them in one planner call.
       const changed = outcomes.filter((o) => o.changed);
-      const written = await this.taintsWriter.replaceTaints(tx, changed.map((o) => o.after), now);
+      const written = await this.nodes.replaceTaints(tx, changed.map((o) => o.after), now);
       const stored = new Map(written.map((n) => [n.name, n]));
       for (const o of changed) {
         const node = stored.get(o.after.name);
@@ -158,8 +156,7 @@ export class TaintMutationService {
   /** Names to lock: the explicit list, or every node whose labels match (re-checked under the lock). */
   private async candidateNames(db: Db, selection: NodeSelection, matches: (labels: Record<string, string>) => boolean): Promise<string[]> {
     if (selection.kind === 'names') return selection.names;
-    const rows = await db.node.findMany({ select: { name: true, labels: true }, orderBy: { name: 'asc' } });
-    return rows.filter((r) => matches((r.labels ?? {}) as Record<string, string>)).map((r) => r.name);
+    return (await this.nodes.namesAndLabels(db)).filter((r) => matches(r.labels)).map((r) => r.name);
   }
 
   private async selectNodes(db: Db, selection: NodeSelection, matches: (labels: Record<string, string>) => boolean, names?: string[]): Promise<StoredNode[]> {

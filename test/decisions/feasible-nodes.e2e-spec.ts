@@ -109,6 +109,13 @@ describe.each(testModes())('POST /v1/decisions/feasible-nodes (%s)', (mode) => {
     expect(gql).toEqual(r.body);
   });
 
+  it('a body of 10,000 nested arrays or objects is a 400, never a 500 (found by the fuzzer)', async () => {
+    for (const body of [`${'['.repeat(10_000)}${']'.repeat(10_000)}`, `{"pod":${'['.repeat(10_000)}${']'.repeat(10_000)}}`]) {
+      const r = await fetch(`${app.url}/v1/decisions/feasible-nodes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+      expect(r.status).toBe(400);
+    }
+  });
+
   it('API.md limit caps the nodes array, never the counts or the message', async () => {
     const all = await feasible({ pod: {} });
     const one = await feasible({ pod: {}, limit: 1 });

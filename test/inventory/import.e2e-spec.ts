@@ -192,12 +192,12 @@ describe.each(testModes())('POST /v1/import (%s)', (mode) => {
         pod('evict', 'forever', { nodeName: 'drain-me', tolerations: [{ key: 'maintenance', operator: 'Exists', effect: 'NoExecute' }] }),
       ));
       expect(r.status).toBe(200);
-      expect(r.body.evictions).toEqual({ immediate: 1, scheduled: 1, cancelled: 0 });
+      expect(r.body.evictions).toEqual({ immediate: 1, scheduled: 1, cancelled: 0, retimed: 0 });
       expect((await app.request('GET', '/v1/namespaces/evict/pods/intolerant')).body).toMatchObject({ nodeName: null, phase: 'Evicted' });
       expect((await app.request('GET', '/v1/namespaces/evict/pods/patient')).body).toMatchObject({ nodeName: 'drain-me', phase: 'Running' });
       // Importing the node again without the taint cancels the scheduled eviction.
       const cleared = await post(list(node('drain-me')));
-      expect(cleared.body.evictions).toEqual({ immediate: 0, scheduled: 0, cancelled: 1 });
+      expect(cleared.body.evictions).toEqual({ immediate: 0, scheduled: 0, cancelled: 1, retimed: 0 });
     });
 
     it('decides the imported pods bound to a stored NoExecute node the import does not name (and only them)', async () => {
@@ -207,7 +207,7 @@ describe.each(testModes())('POST /v1/import (%s)', (mode) => {
         pod('evict', 'late-intolerant', { nodeName: 'stored-drain' }),
         pod('evict', 'late-patient', { nodeName: 'stored-drain', tolerations: [{ key: 'maintenance', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 60 }] }),
       ));
-      expect(r.body.evictions).toEqual({ immediate: 1, scheduled: 1, cancelled: 0 }); // already-there keeps its own eviction untouched
+      expect(r.body.evictions).toEqual({ immediate: 1, scheduled: 1, cancelled: 0, retimed: 0 }); // already-there keeps its own eviction untouched
       expect((await app.request('GET', '/v1/namespaces/evict/pods/late-intolerant')).body.phase).toBe('Evicted');
       expect((await app.request('GET', '/v1/namespaces/evict/pods/already-there')).body).toMatchObject({ nodeName: 'stored-drain', phase: 'Running', resourceVersion: '1' });
     });

@@ -9,13 +9,13 @@ import type { Clock } from '../timers/clock';
 import { TimerWrites } from '../timers/timer-writes';
 import { Metrics } from '../observability/metrics';
 import { ChangeSet, type Actor } from './change-set';
+import { EventRepository } from './repositories/event.repository';
 import { json, type Db } from './prisma-types';
 
 export const CHANGE_CHANNEL = 'taintwise_changes';
 /** NOTIFY payloads are limited to 8000 bytes; past this, other replicas reload everything. */
 const MAX_NOTICE_BYTES = 7000;
 /** Past this many events in one transaction, they are inserted with one statement and one JSON parameter. */
-const BULK_EVENTS = 100;
 const EVICTION_OUTCOMES: Record<string, string> = { EvictionExecuted: 'Executed', EvictionCancelled: 'Cancelled', EvictionScheduled: 'Scheduled', EvictionRescheduled: 'Rescheduled' };
 
 /**
@@ -35,6 +35,7 @@ export class UnitOfWork {
     private readonly bus: EventBus,
     private readonly metrics: Metrics,
     private readonly timerWrites: TimerWrites,
+    private readonly events: EventRepository,
   ) {}
 
   now(): Date {
@@ -60,7 +61,7 @@ export class UnitOfWork {
     const result = await this.database.prisma.$transaction(
       async (tx) => {
         const value = await work(tx, changes);
-        events = await this.writeEvents(tx, changes);
+        events = await this.events.insert(tx, changes.actor, changes.events);
         if (this.database.kind === 'postgres') await this.notify(tx, changes, events);
         return value;
       },
@@ -68,47 +69,6 @@ export class UnitOfWork {
     );
     this.afterCommit(changes, events);
     return { result, changes };
-  }
-
-  private async writeEvents(tx: Db, changes: ChangeSet): Promise<TaintwiseEvent[]> {
-    if (changes.events.length === 0) return [];
-    if (changes.events.length > BULK_EVENTS) return this.writeManyEvents(tx, changes);
-    const rows = await tx.event.createManyAndReturn({
-      data: changes.events.map((e) => ({
-        type: e.type, actor: changes.actor.name, requestId: changes.actor.requestId ?? null,
-        subjectKind: e.subjectKind, subjectName: e.subjectName, data: json(e.data),
-      })),
-    });
-    return rows.map((r) => ({
-      id: String(r.id), type: r.type, actor: r.actor, requestId: r.requestId, subjectKind: r.subjectKind,
-      subjectName: r.subjectName, data: r.data as Record<string, unknown>, createdAt: r.createdAt.toISOString(),
-    }));
-  }
-
-  /**
-   * Thousands of events (a NoExecute taint over many pods, a burst of evictions) in one statement
-   * with one JSON document parameter: Prisma's createMany binds every value separately (~2.5 ms per
-   * row on PGlite), and even one array parameter per column costs the driver a conversion per
-   * element; `jsonb_to_recordset` of one string is about twice as fast again. Ids are assigned in
-   * `ord` order, so sorting the returned rows by id pairs them with their events.
-   */
-  private async writeManyEvents(tx: Db, changes: ChangeSet): Promise<TaintwiseEvent[]> {
-    const events = changes.events;
-    const returned = await tx.$queryRawUnsafe<Array<{ id: string; created_at: Date | string }>>(
-      `INSERT INTO events (type, actor, request_id, subject_kind, subject_name, data)
-       SELECT u.type, $1, $2, u.kind, u.name, u.data
-       FROM ROWS FROM (jsonb_to_recordset($3::jsonb) AS (type text, kind text, name text, data jsonb)) WITH ORDINALITY AS u(type, kind, name, data, ord)
-       ORDER BY u.ord
-       RETURNING id::text AS id, created_at`,
-      changes.actor.name, changes.actor.requestId ?? null,
-      JSON.stringify(events.map((e) => ({ type: e.type, kind: e.subjectKind, name: e.subjectName, data: e.data }))),
-    );
-    // bigint ids as text: the shorter is the smaller, then the text order is the number order.
-    const rows = returned.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return events.map((e, i) => ({
-      id: rows[i].id, type: e.type, actor: changes.actor.name, requestId: changes.actor.requestId ?? null, subjectKind: e.subjectKind,
-      subjectName: e.subjectName, data: JSON.parse(JSON.stringify(e.data)) as Record<string, unknown>, createdAt: new Date(rows[i].created_at).toISOString(),
-    }));
   }
 
   private async notify(tx: Db, changes: ChangeSet, events: TaintwiseEvent[]): Promise<void> {

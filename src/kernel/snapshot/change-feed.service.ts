@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import type { Client } from 'pg';
 import type { Database } from '../persistence/database';
 import { DATABASE, REPLICA_ID } from '../tokens';
+import { EventRepository } from '../persistence/repositories/event.repository';
 import { EventBus, type TaintwiseEvent } from '../events/event-bus';
 import { CHANGE_CHANNEL } from '../persistence/unit-of-work';
 import { SnapshotService, type ChangeNotice } from './snapshot.service';
@@ -24,6 +25,7 @@ export class ChangeFeedService implements OnApplicationBootstrap, OnApplicationS
     @Inject(REPLICA_ID) private readonly replicaId: string,
     private readonly snapshot: SnapshotService,
     private readonly bus: EventBus,
+    private readonly events: EventRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -76,14 +78,6 @@ export class ChangeFeedService implements OnApplicationBootstrap, OnApplicationS
   }
 
   private async publishEvents(ids: string[], range: boolean): Promise<void> {
-    const where = range ? { id: { gte: BigInt(ids[0]), lte: BigInt(ids[1]) } } : { id: { in: ids.map((id) => BigInt(id)) } };
-    const rows = await this.database.prisma.event.findMany({ where, orderBy: { id: 'asc' }, take: 10_000 });
-    for (const r of rows) {
-      const event: TaintwiseEvent = {
-        id: String(r.id), type: r.type, actor: r.actor, requestId: r.requestId, subjectKind: r.subjectKind,
-        subjectName: r.subjectName, data: r.data as Record<string, unknown>, createdAt: r.createdAt.toISOString(),
-      };
-      this.bus.publish(event);
-    }
+    for (const event of await this.events.findCommitted(this.database.prisma, ids, range)) this.bus.publish(event);
   }
 }

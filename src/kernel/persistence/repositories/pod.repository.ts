@@ -4,9 +4,20 @@ import type { PodPhase, StoredPod } from '../../model/stored-objects';
 import { JsonInterner, POD_COLUMNS, POD_TEXT, podsFromTexts } from './pod-rows';
 import { Prisma } from '../../../generated/prisma/client';
 import { json, type Db } from '../prisma-types';
+import { CHUNK, chunks, toDate } from './sql-batches';
 
 /** What a write stores for a pod: the stored pod without the fields the database sets. */
 export type PodWrite = Omit<StoredPod, 'resourceVersion' | 'createdAt' | 'updatedAt'>;
+
+/** What the database already holds for a pod the import names. */
+export interface ExistingPodRow {
+  namespace: string;
+  name: string;
+  uid: string;
+  nodeName: string | null;
+  phase: string;
+  usesComparisonOperators: boolean;
+}
 
 export interface PodListFilter {
   namespace?: string;
@@ -112,6 +123,84 @@ export class PodRepository {
 
   async delete(db: Db, namespace: string, name: string): Promise<boolean> {
     return (await db.pod.deleteMany({ where: { namespace, name } })).count > 0;
+  }
+
+  /** The stored pods among the given keys. */
+  async existingPods(db: Db, keys: ReadonlyArray<{ namespace: string; name: string }>): Promise<Map<string, ExistingPodRow>> {
+    const out = new Map<string, ExistingPodRow>();
+    for (const chunk of chunks(keys, CHUNK * 2)) {
+      const rows = await db.$queryRawUnsafe<Array<{ namespace: string; name: string; uid: string; node_name: string | null; phase: string; comparison: boolean }>>(
+        `SELECT p.namespace, p.name, p.uid, p.node_name, p.phase,
+                (p.tolerations::text LIKE '%"operator": "Gt"%' OR p.tolerations::text LIKE '%"operator": "Lt"%') AS comparison
+         FROM pods p JOIN unnest($1::text[], $2::text[]) AS k(namespace, name) ON p.namespace = k.namespace AND p.name = k.name`,
+        chunk.map((k) => k.namespace),
+        chunk.map((k) => k.name),
+      );
+      for (const r of rows) {
+        out.set(`${r.namespace}/${r.name}`, { namespace: r.namespace, name: r.name, uid: r.uid, nodeName: r.node_name, phase: r.phase, usesComparisonOperators: r.comparison === true });
+      }
+    }
+    return out;
+  }
+
+  /** Pods holding any of the uids: `uid → namespace/name`. */
+  async podKeysByUid(db: Db, uids: readonly string[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (const chunk of chunks(uids, CHUNK * 4)) {
+      const rows = await db.$queryRawUnsafe<Array<{ uid: string; namespace: string; name: string }>>('SELECT uid, namespace, name FROM pods WHERE uid = ANY($1::text[])', [...chunk]);
+      for (const r of rows) out.set(r.uid, `${r.namespace}/${r.name}`);
+    }
+    return out;
+  }
+
+  /**
+   * Creates or replaces pods. A replaced pod keeps the uid it was first stored with (eviction rows
+   * refer to it). Answers the stored pods and which were created.
+   */
+  async upsertPods(db: Db, pods: readonly PodWrite[], now: Date): Promise<Array<{ pod: StoredPod; created: boolean }>> {
+    const out: Array<{ pod: StoredPod; created: boolean }> = [];
+    for (const chunk of chunks(pods, CHUNK)) {
+      const rows = await db.$queryRawUnsafe<Array<{ namespace: string; name: string; uid: string; resource_version: number; created_at: Date | string; updated_at: Date | string; inserted: boolean }>>(
+        `INSERT INTO pods (id, namespace, name, uid, node_name, phase, bound_at, tolerations, node_selector, affinity, priority,
+                           owner_kind, owner_name, resources, requests, host_network, resource_version, created_at, updated_at)
+         SELECT gen_random_uuid(), t.namespace, t.name, t.uid, t.node_name, t.phase, t.bound_at, t.tolerations::jsonb, t.node_selector::jsonb,
+                t.affinity::jsonb, t.priority, t.owner_kind, t.owner_name, t.resources::jsonb, t.requests::jsonb, t.host_network, 1,
+                $16::timestamptz, $16::timestamptz
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::text[],
+                     $10::int[], $11::text[], $12::text[], $13::text[], $14::text[], $15::boolean[])
+              AS t(namespace, name, uid, node_name, phase, bound_at, tolerations, node_selector, affinity, priority, owner_kind, owner_name, resources, requests, host_network)
+         ON CONFLICT (namespace, name) DO UPDATE SET node_name = EXCLUDED.node_name, phase = EXCLUDED.phase, bound_at = EXCLUDED.bound_at,
+           tolerations = EXCLUDED.tolerations, node_selector = EXCLUDED.node_selector, affinity = EXCLUDED.affinity, priority = EXCLUDED.priority,
+           owner_kind = EXCLUDED.owner_kind, owner_name = EXCLUDED.owner_name, resources = EXCLUDED.resources, requests = EXCLUDED.requests,
+           host_network = EXCLUDED.host_network, resource_version = pods.resource_version + 1, updated_at = EXCLUDED.updated_at
+         RETURNING namespace, name, uid, resource_version, created_at, updated_at, (xmax = 0) AS inserted`,
+        chunk.map((p) => p.namespace),
+        chunk.map((p) => p.name),
+        chunk.map((p) => p.uid),
+        chunk.map((p) => p.nodeName),
+        chunk.map((p) => p.phase),
+        chunk.map((p) => (p.boundAt ? p.boundAt.toISOString() : null)),
+        chunk.map((p) => JSON.stringify(p.tolerations)),
+        chunk.map((p) => JSON.stringify(p.nodeSelector)),
+        chunk.map((p) => (p.affinity === null ? null : JSON.stringify(p.affinity))),
+        chunk.map((p) => p.priority),
+        chunk.map((p) => p.owner?.kind ?? null),
+        chunk.map((p) => p.owner?.name ?? null),
+        chunk.map((p) => JSON.stringify(p.resources)),
+        chunk.map((p) => JSON.stringify(p.requests)),
+        chunk.map((p) => p.hostNetwork),
+        now.toISOString(),
+      );
+      const byKey = new Map(rows.map((r) => [`${r.namespace}/${r.name}`, r]));
+      for (const p of chunk) {
+        const r = byKey.get(`${p.namespace}/${p.name}`)!;
+        out.push({
+          created: r.inserted === true || (r.inserted as unknown) === 't',
+          pod: { ...p, uid: r.uid, resourceVersion: String(r.resource_version), createdAt: toDate(r.created_at), updatedAt: toDate(r.updated_at) },
+        });
+      }
+    }
+    return out;
   }
 }
 
