@@ -2,20 +2,48 @@
 // against PostgreSQL/Redis or the embedded defaults). NestJS 12 and a few of its dependencies are
 // ESM-only, and Jest 30 on Node 20 cannot load ESM from node_modules, so they are transpiled by swc.
 const esmPackages = [
-  '@nestjs', '@as-integrations', '@graphql-tools', '@whatwg-node', 'graphql-ws', '@electric-sql',
-  'file-type', 'strtok3', 'token-types', '@tokenizer', 'uint8array-extras', '@borewit', 'load-esm',
-  'lru-cache', '@standard-schema', 'uid', 'es-toolkit', 'chokidar', 'readdirp', 'tinyglobby', 'fdir',
-  'pglite-prisma-adapter', 'ruru', 'graphile-config', 'ruru-types', 'cookie', 'fast-check', 'pure-rand',
+  '@nestjs',
+  '@as-integrations',
+  '@graphql-tools',
+  '@whatwg-node',
+  'graphql-ws',
+  '@electric-sql',
+  'file-type',
+  'strtok3',
+  'token-types',
+  '@tokenizer',
+  'uint8array-extras',
+  '@borewit',
+  'load-esm',
+  'lru-cache',
+  '@standard-schema',
+  'uid',
+  'es-toolkit',
+  'chokidar',
+  'readdirp',
+  'tinyglobby',
+  'fdir',
+  'pglite-prisma-adapter',
+  'ruru',
+  'graphile-config',
+  'ruru-types',
+  'cookie',
+  'fast-check',
+  'pure-rand',
   'content-disposition',
 ];
-const swc = ['@swc/jest', {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true, dynamicImport: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-    target: 'es2022', keepClassNames: true,
+const swc = [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true, dynamicImport: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+      target: 'es2022',
+      keepClassNames: true,
+    },
+    module: { type: 'commonjs', ignoreDynamic: false },
   },
-  module: { type: 'commonjs', ignoreDynamic: false },
-}];
+];
 const common = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j|mj|cj)sx?$': swc },
@@ -34,8 +62,19 @@ module.exports = {
   // `browser` drives pages in Chromium. scripts/test.mjs (npm test) leaves `integration` out when the
   // servers are not configured and `browser` when Chromium is not installed, and says so.
   projects: [
-    { ...common, displayName: 'unit', roots: ['<rootDir>/src', '<rootDir>/test/architecture'], testMatch: ['**/*.spec.ts'] },
-    { ...common, displayName: 'integration', roots: ['<rootDir>/src', '<rootDir>/test'], testMatch: ['**/*.int-spec.ts'], ...servers },
+    {
+      ...common,
+      displayName: 'unit',
+      roots: ['<rootDir>/src', '<rootDir>/test/architecture'],
+      testMatch: ['**/*.spec.ts'],
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      roots: ['<rootDir>/src', '<rootDir>/test'],
+      testMatch: ['**/*.int-spec.ts'],
+      ...servers,
+    },
     { ...common, displayName: 'e2e', roots: ['<rootDir>/test'], testMatch: ['**/*.e2e-spec.ts'], ...servers },
     // pages tested the way people see them, in Debian's Chromium (`apt-get install chromium`)
     { ...common, displayName: 'browser', roots: ['<rootDir>/test'], testMatch: ['**/*.browser-spec.ts'], ...servers },

@@ -11,6 +11,11 @@ const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const inv = generateInventory({ nodes: arg('nodes', 5000), pods: arg('pods', 150_000), seed: arg('seed', 42), drainSeconds: arg('drain-seconds', 30) });
+const inv = generateInventory({
+  nodes: arg('nodes', 5000),
+  pods: arg('pods', 150_000),
+  seed: arg('seed', 42),
+  drainSeconds: arg('drain-seconds', 30),
+});
 const result = measureCeiling(inv, podMix(inv), arg('sec', 10));
 process.stdout.write(`${JSON.stringify(result)}\n`);

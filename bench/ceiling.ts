@@ -33,11 +33,21 @@ export function buildSnapshot(inv: GeneratedInventory): { snapshot: InventorySna
   const now = new Date();
   let t = performance.now();
   const mapped = mapManifests([{ apiVersion: 'v1', kind: 'List', items: inv.items }], now);
-  if (mapped.errors.length) throw new Error(`the importer refused ${mapped.errors.length} generated objects, first: ${JSON.stringify(mapped.errors[0])}`);
+  if (mapped.errors.length)
+    throw new Error(
+      `the importer refused ${mapped.errors.length} generated objects, first: ${JSON.stringify(mapped.errors[0])}`,
+    );
   const mapMs = performance.now() - t;
   t = performance.now();
   const nodes: StoredNode[] = mapped.nodes.map((n) => ({ ...n, resourceVersion: '1', createdAt: now, updatedAt: now }));
-  const pods: StoredPod[] = mapped.pods.map((p) => ({ ...p, uid: p.uid ?? '', requests: requestsVector(p.resources), resourceVersion: '1', createdAt: now, updatedAt: now }));
+  const pods: StoredPod[] = mapped.pods.map((p) => ({
+    ...p,
+    uid: p.uid ?? '',
+    requests: requestsVector(p.resources),
+    resourceVersion: '1',
+    createdAt: now,
+    updatedAt: now,
+  }));
   const snapshot = new InventorySnapshot();
   snapshot.load(nodes, pods);
   snapshot.schedulingNodes();
@@ -48,7 +58,16 @@ function specOf(snapshot: InventorySnapshot, c: PodCase): { spec: PodSpec; reque
   if (c.body.pod) return { spec: c.body.pod as PodSpec };
   const stored = snapshot.pod(c.body.podRef.namespace, c.body.podRef.name);
   if (!stored) throw new Error(`podRef ${c.body.podRef.namespace}/${c.body.podRef.name} is not in the snapshot`);
-  return { spec: { tolerations: stored.tolerations, nodeSelector: stored.nodeSelector, affinity: stored.affinity, priority: stored.priority, owner: stored.owner }, requests: stored.requests };
+  return {
+    spec: {
+      tolerations: stored.tolerations,
+      nodeSelector: stored.nodeSelector,
+      affinity: stored.affinity,
+      priority: stored.priority,
+      owner: stored.owner,
+    },
+    requests: stored.requests,
+  };
 }
 
 export function measureCeiling(inv: GeneratedInventory, cases: PodCase[], durationSec: number): CeilingResult {
@@ -62,7 +81,12 @@ export function measureCeiling(inv: GeneratedInventory, cases: PodCase[], durati
     const t = performance.now();
     let d;
     for (let k = 0; k < n; k++) d = decideFeasibleNodes(pods[i], nodes, { limit: FEASIBLE_LIMIT });
-    return { name: c.name, micros: Math.round(((performance.now() - t) / n) * 1000), feasible: d!.feasibleCount, total: d!.totalNodes };
+    return {
+      name: c.name,
+      micros: Math.round(((performance.now() - t) / n) * 1000),
+      feasible: d!.feasibleCount,
+      total: d!.totalNodes,
+    };
   });
   const run = (withJson: boolean) => {
     const end = performance.now() + (durationSec * 1000) / 2;
@@ -82,8 +106,17 @@ export function measureCeiling(inv: GeneratedInventory, cases: PodCase[], durati
   const plain = run(false);
   const json = run(true);
   return {
-    mapMs: Math.round(mapMs), loadMs: Math.round(loadMs), nodes: nodes.length, activePods: snapshot.podCount,
-    durationSec, ops: plain.ops, opsPerSec: plain.ops / plain.sec, opsPerCpuSec: plain.ops / plain.cpuSec, cpuMsPerOp: (plain.cpuSec * 1000) / plain.ops, opsPerSecWithJson: json.ops / json.sec, perCaseMicros,
+    mapMs: Math.round(mapMs),
+    loadMs: Math.round(loadMs),
+    nodes: nodes.length,
+    activePods: snapshot.podCount,
+    durationSec,
+    ops: plain.ops,
+    opsPerSec: plain.ops / plain.sec,
+    opsPerCpuSec: plain.ops / plain.cpuSec,
+    cpuMsPerOp: (plain.cpuSec * 1000) / plain.ops,
+    opsPerSecWithJson: json.ops / json.sec,
+    perCaseMicros,
     heapUsedMiB: Math.round(process.memoryUsage().heapUsed / 1048576),
   };
 }

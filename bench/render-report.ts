@@ -10,7 +10,11 @@ import { REPO_ROOT } from './lib/service';
 
 const file = process.argv[2] ?? join(REPO_ROOT, 'bench', 'results', 'latest.json');
 const results = JSON.parse(readFileSync(file, 'utf8')) as Results;
-const rerun = results.quick ? 'npm run bench -- --quick' : 'npm run bench            # full size, both modes\nnpm run bench -- --quick # CI-sized';
-const out = results.quick ? join(REPO_ROOT, 'bench', 'results', 'REPORT-quick.md') : join(REPO_ROOT, 'bench', 'REPORT.md');
+const rerun = results.quick
+  ? 'npm run bench -- --quick'
+  : 'npm run bench            # full size, both modes\nnpm run bench -- --quick # CI-sized';
+const out = results.quick
+  ? join(REPO_ROOT, 'bench', 'results', 'REPORT-quick.md')
+  : join(REPO_ROOT, 'bench', 'REPORT.md');
 writeFileSync(out, renderReport(results, rerun));
 console.log(`wrote ${out}`);

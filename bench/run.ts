@@ -7,7 +7,7 @@
  * bench/results/REPORT-quick.md). Exit 0 when every measurement ran, 1 when the bench broke.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { measureCeiling } from './ceiling';
 import { chunkList, generateInventory, type GeneratedInventory } from './generate-inventory';
@@ -18,7 +18,15 @@ import { REPO_ROOT, Service, sleep } from './lib/service';
 import { summarize } from './lib/stats';
 import { countDelayedJobs, createStorage, type ModeName, type Storage } from './lib/storage';
 import { evaluateTargets, renderReport, type Figure, type ModeResult, type Results } from './report';
-import { DRAIN_REMOVE_SPEC, DRAIN_SPEC, distinctPodBody, graphQLOperation, podMix, taintImpactBody, type PodCase } from './scenarios';
+import {
+  DRAIN_REMOVE_SPEC,
+  DRAIN_SPEC,
+  distinctPodBody,
+  graphQLOperation,
+  podMix,
+  taintImpactBody,
+  type PodCase,
+} from './scenarios';
 
 interface Settings {
   quick: boolean;
@@ -56,8 +64,12 @@ function parseArgs(argv: string[]): Settings {
     if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number, not ${v}`);
     return n;
   };
-  const modes = (get('modes') ?? 'embedded,postgres').split(',').map((m) => m.trim()).filter(Boolean);
-  for (const m of modes) if (m !== 'embedded' && m !== 'postgres') throw new Error(`--modes: unknown mode ${m} (embedded, postgres)`);
+  const modes = (get('modes') ?? 'embedded,postgres')
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
+  for (const m of modes)
+    if (m !== 'embedded' && m !== 'postgres') throw new Error(`--modes: unknown mode ${m} (embedded, postgres)`);
   const pgBase = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   return {
     quick,
@@ -75,14 +87,21 @@ function parseArgs(argv: string[]): Settings {
     redisUrl: get('redis') ?? process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
     profile: has('profile'),
     serviceDir: get('service-dir'),
-    serviceEnv: Object.fromEntries(argv.flatMap((a, i) => (a === '--service-env' && argv[i + 1]?.includes('=') ? [argv[i + 1].split(/=(.*)/s).slice(0, 2)] : []))),
+    serviceEnv: Object.fromEntries(
+      argv.flatMap((a, i) =>
+        a === '--service-env' && argv[i + 1]?.includes('=') ? [argv[i + 1].split(/=(.*)/s).slice(0, 2)] : [],
+      ),
+    ),
   };
 }
 
 const log = (msg: string) => process.stdout.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const fail = (e: unknown): Figure => ({ status: 'error', note: errorText(e).slice(0, 500) });
-const notAvailable = (what: string, status: number): Figure => ({ status: 'not available', note: `${what} answered ${status}${status === 404 ? ' (route not there yet)' : ''}` });
+const notAvailable = (what: string, status: number): Figure => ({
+  status: 'not available',
+  note: `${what} answered ${status}${status === 404 ? ' (route not there yet)' : ''}`,
+});
 
 let current: { service?: Service; storage?: Storage } = {};
 
@@ -90,33 +109,62 @@ async function main(): Promise<number> {
   const settings = parseArgs(process.argv.slice(2));
   const started = Date.now();
   const results: Results = {
-    version: 1, quick: settings.quick, startedAt: new Date(started).toISOString(),
+    version: 1,
+    quick: settings.quick,
+    startedAt: new Date(started).toISOString(),
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
-    machine: machineInfo(), versions: await versions(settings.postgresUrl, settings.redisUrl),
-    settings: { ...settings, postgresUrl: undefined, redisUrl: undefined }, inventory: {}, modes: [], targets: [], brokenBecause: [],
+    machine: machineInfo(),
+    versions: await versions(settings.postgresUrl, settings.redisUrl),
+    settings: { ...settings, postgresUrl: undefined, redisUrl: undefined },
+    inventory: {},
+    modes: [],
+    targets: [],
+    brokenBecause: [],
   };
   if (settings.serviceDir) {
     let label = 'unknown';
     try {
-      label = require('node:fs').readFileSync(join(settings.serviceDir, 'BENCH_TREE'), 'utf8').trim();
+      label = readFileSync(join(settings.serviceDir, 'BENCH_TREE'), 'utf8').trim();
     } catch {
       // no label file
     }
     results.versions.commit = `${label} (the service ran from ${settings.serviceDir})`;
   }
-  log(`machine: ${results.machine.nproc} CPUs, load ${results.machine.loadAverage.join('/')}; node ${results.versions.node}, PostgreSQL ${results.versions.postgresql}, Redis ${results.versions.redis}`);
+  log(
+    `machine: ${results.machine.nproc} CPUs, load ${results.machine.loadAverage.join('/')}; node ${results.versions.node}, PostgreSQL ${results.versions.postgresql}, Redis ${results.versions.redis}`,
+  );
 
   log(`generating ${settings.nodes} nodes, ${settings.pods} pods (seed ${settings.seed})`);
-  let inv = generateInventory({ nodes: settings.nodes, pods: settings.pods, seed: settings.seed, drainSeconds: settings.drainSeconds });
+  let inv = generateInventory({
+    nodes: settings.nodes,
+    pods: settings.pods,
+    seed: settings.seed,
+    drainSeconds: settings.drainSeconds,
+  });
   let chunks = chunkList(inv.items, settings.chunkSize).map((c) => JSON.stringify(c));
   const bytes = chunks.reduce((s, c) => s + Buffer.byteLength(c), 0);
-  const taintSets = new Set(inv.items.filter((i) => i.kind === 'Node').map((n) => JSON.stringify((n.spec.taints ?? []).map((t: any) => [t.key, t.value ?? '', t.effect]))));
+  const taintSets = new Set(
+    inv.items
+      .filter((i) => i.kind === 'Node')
+      .map((n) => JSON.stringify((n.spec.taints ?? []).map((t: any) => [t.key, t.value ?? '', t.effect]))),
+  );
   results.inventory = {
-    seed: settings.seed, nodes: inv.nodeCount, pods: inv.podCount, pending: inv.items.filter((i) => i.kind === 'Pod' && !i.spec.nodeName).length,
-    megabytes: bytes / 1e6, chunkSize: settings.chunkSize, chunks: chunks.length, distinctTaintSets: taintSets.size,
-    pools: Object.fromEntries(Object.entries(inv.pools).map(([k, v]) => [k, v.length])), podsBy: inv.podsBy, dense: inv.dense, drainSeconds: settings.drainSeconds,
+    seed: settings.seed,
+    nodes: inv.nodeCount,
+    pods: inv.podCount,
+    pending: inv.items.filter((i) => i.kind === 'Pod' && !i.spec.nodeName).length,
+    megabytes: bytes / 1e6,
+    chunkSize: settings.chunkSize,
+    chunks: chunks.length,
+    distinctTaintSets: taintSets.size,
+    pools: Object.fromEntries(Object.entries(inv.pools).map(([k, v]) => [k, v.length])),
+    podsBy: inv.podsBy,
+    dense: inv.dense,
+    drainSeconds: settings.drainSeconds,
   };
-  log(`inventory: ${inv.nodeCount} nodes, ${inv.podCount} pods, ${(bytes / 1e6).toFixed(1)} MB in ${chunks.length} chunks`);
+  log(
+    `inventory: ${inv.nodeCount} nodes, ${inv.podCount} pods, ${(bytes / 1e6).toFixed(1)} MB in ${chunks.length} chunks`,
+  );
   const cases = podMix(inv);
 
   for (const [i, mode] of settings.modes.entries()) {
@@ -124,7 +172,12 @@ async function main(): Promise<number> {
     // Timestamps relative to the mode's start: the NotReady nodes' NoExecute taints are minutes old,
     // as in a live cluster, not overdue because an earlier mode took a while (same seed: same objects).
     if (i > 0) {
-      inv = generateInventory({ nodes: settings.nodes, pods: settings.pods, seed: settings.seed, drainSeconds: settings.drainSeconds });
+      inv = generateInventory({
+        nodes: settings.nodes,
+        pods: settings.pods,
+        seed: settings.seed,
+        drainSeconds: settings.drainSeconds,
+      });
       chunks = chunkList(inv.items, settings.chunkSize).map((c) => JSON.stringify(c));
     }
     results.modes.push(await runMode(mode, settings, inv, chunks, cases));
@@ -132,7 +185,9 @@ async function main(): Promise<number> {
 
   log('ceiling: decideFeasibleNodes in-process');
   try {
-    results.ceiling = settings.serviceDir ? await ceilingIn(settings) : { status: 'ok', ...measureCeiling(inv, cases, settings.ceilingSec) };
+    results.ceiling = settings.serviceDir
+      ? await ceilingIn(settings)
+      : { status: 'ok', ...measureCeiling(inv, cases, settings.ceilingSec) };
     log(`ceiling: ${Math.round((results.ceiling as any).opsPerSec)} ops/s`);
   } catch (e) {
     results.ceiling = fail(e);
@@ -144,18 +199,29 @@ async function main(): Promise<number> {
   results.durationSec = (Date.now() - started) / 1000;
   for (const m of results.modes) {
     if (m.status === 'error') results.brokenBecause.push(`${m.mode}: ${m.note}`);
-    for (const [k, f] of Object.entries(m)) if (f && typeof f === 'object' && (f as Figure).status === 'error') results.brokenBecause.push(`${m.mode} ${k}: ${(f as Figure).note}`);
+    for (const [k, f] of Object.entries(m))
+      if (f && typeof f === 'object' && (f as Figure).status === 'error')
+        results.brokenBecause.push(`${m.mode} ${k}: ${(f as Figure).note}`);
   }
-  if ((results.ceiling as Figure | undefined)?.status === 'error') results.brokenBecause.push(`ceiling: ${(results.ceiling as Figure).note}`);
+  if ((results.ceiling as Figure | undefined)?.status === 'error')
+    results.brokenBecause.push(`ceiling: ${(results.ceiling as Figure).note}`);
 
   const resultsDir = join(REPO_ROOT, 'bench', 'results');
   mkdirSync(resultsDir, { recursive: true });
-  const rerun = settings.quick ? 'npm run bench -- --quick' : 'npm run bench            # full size, both modes\nnpm run bench -- --quick # CI-sized';
-  writeFileSync(join(resultsDir, settings.quick ? 'quick.json' : 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
+  const rerun = settings.quick
+    ? 'npm run bench -- --quick'
+    : 'npm run bench            # full size, both modes\nnpm run bench -- --quick # CI-sized';
+  writeFileSync(
+    join(resultsDir, settings.quick ? 'quick.json' : 'latest.json'),
+    `${JSON.stringify(results, null, 2)}\n`,
+  );
   const report = renderReport(results, rerun);
   writeFileSync(settings.quick ? join(resultsDir, 'REPORT-quick.md') : join(REPO_ROOT, 'bench', 'REPORT.md'), report);
-  log(`wrote ${settings.quick ? 'bench/results/quick.json, bench/results/REPORT-quick.md' : 'bench/results/latest.json, bench/REPORT.md'}`);
-  for (const t of results.targets) log(`${t.verdict.padEnd(4)} ${t.mode.padEnd(8)} ${t.label}: ${t.measured} (target ${t.target})`);
+  log(
+    `wrote ${settings.quick ? 'bench/results/quick.json, bench/results/REPORT-quick.md' : 'bench/results/latest.json, bench/REPORT.md'}`,
+  );
+  for (const t of results.targets)
+    log(`${t.verdict.padEnd(4)} ${t.mode.padEnd(8)} ${t.label}: ${t.measured} (target ${t.target})`);
   if (results.brokenBecause.length) {
     log(`the bench broke:\n  ${results.brokenBecause.join('\n  ')}`);
     return 1;
@@ -165,7 +231,13 @@ async function main(): Promise<number> {
 
 // ---------------------------------------------------------------------------------------------
 
-async function runMode(mode: ModeName, s: Settings, inv: GeneratedInventory, chunks: string[], cases: PodCase[]): Promise<ModeResult> {
+async function runMode(
+  mode: ModeName,
+  s: Settings,
+  inv: GeneratedInventory,
+  chunks: string[],
+  cases: PodCase[],
+): Promise<ModeResult> {
   const result: ModeResult = { mode, storage: '', status: 'ok', loadAverage: { start: load() } };
   let storage: Storage;
   try {
@@ -175,41 +247,79 @@ async function runMode(mode: ModeName, s: Settings, inv: GeneratedInventory, chu
   }
   result.storage = storage.describe;
   current = { storage };
-  const profileArgs = (tag: string) => (s.profile ? ['--cpu-prof', '--cpu-prof-dir', join(REPO_ROOT, 'bench', 'results', 'profiles'), '--cpu-prof-name', `${mode}-${tag}-${Date.now()}.cpuprofile`] : []);
+  const profileArgs = (tag: string) =>
+    s.profile
+      ? [
+          '--cpu-prof',
+          '--cpu-prof-dir',
+          join(REPO_ROOT, 'bench', 'results', 'profiles'),
+          '--cpu-prof-name',
+          `${mode}-${tag}-${Date.now()}.cpuprofile`,
+        ]
+      : [];
   let service: Service | undefined;
   try {
     // 1. Cold start on empty storage, then the import.
-    const cold = await Service.start({ cwd: s.serviceDir, env: { ...s.serviceEnv, ...storage.env }, logLevel: 'warn', nodeArgs: profileArgs('import') });
+    const cold = await Service.start({
+      cwd: s.serviceDir,
+      env: { ...s.serviceEnv, ...storage.env },
+      logLevel: 'warn',
+      nodeArgs: profileArgs('import'),
+    });
     service = current.service = cold.service;
     result.coldStart = { status: 'ok', readyMs: cold.readyMs };
     log(`${mode}: cold start ${Math.round(cold.readyMs)} ms; importing`);
     result.import = await measureImport(service, chunks, inv);
     result.loadAverage.import = load();
-    log(`${mode}: import ${result.import.status} ${result.import.objectsPerSec ? `${Math.round(result.import.objectsPerSec)} objects/s` : result.import.note ?? ''}`);
-    if (result.import.status !== 'ok' && !result.import.loaded) throw new Error(`the inventory could not be loaded: ${result.import.note}`);
+    log(
+      `${mode}: import ${result.import.status} ${result.import.objectsPerSec ? `${Math.round(result.import.objectsPerSec)} objects/s` : (result.import.note ?? '')}`,
+    );
+    if (result.import.status !== 'ok' && !result.import.loaded)
+      throw new Error(`the inventory could not be loaded: ${result.import.note}`);
     await service.stop();
 
-    // 2. Start-up with the inventory stored (info: the `snapshot loaded` line), then once more at warn for the measurements.
-    const restarted = await Service.start({ cwd: s.serviceDir, env: { ...s.serviceEnv, ...storage.env }, logLevel: 'info' });
+    // 2. Start-up with the inventory stored (info: the `snapshot loaded` line), then once more at warn for the
+    // measurements.
+    const restarted = await Service.start({
+      cwd: s.serviceDir,
+      env: { ...s.serviceEnv, ...storage.env },
+      logLevel: 'info',
+    });
     service = current.service = restarted.service;
     const loaded = service.logLine('snapshot loaded');
-    const startup: Figure = { status: 'ok', readyMs: restarted.readyMs, snapshotLoadedMs: loaded?.ms, snapshotNodes: loaded?.nodes, snapshotPods: loaded?.pods, listeningStartupMs: service.logLine('taintwise listening')?.startupMs };
+    const startup: Figure = {
+      status: 'ok',
+      readyMs: restarted.readyMs,
+      snapshotLoadedMs: loaded?.ms,
+      snapshotNodes: loaded?.nodes,
+      snapshotPods: loaded?.pods,
+      listeningStartupMs: service.logLine('taintwise listening')?.startupMs,
+    };
     if (!s.quick) {
       // --quick keeps the info-level child to save a restart.
       await service.stop();
-      const warm = await Service.start({ cwd: s.serviceDir, env: { ...s.serviceEnv, ...storage.env }, logLevel: 'warn', nodeArgs: profileArgs('serve') });
+      const warm = await Service.start({
+        cwd: s.serviceDir,
+        env: { ...s.serviceEnv, ...storage.env },
+        logLevel: 'warn',
+        nodeArgs: profileArgs('serve'),
+      });
       service = current.service = warm.service;
       startup.readyMsWarn = warm.readyMs;
     }
     result.startup = startup;
     result.loadAverage.startup = load();
     const rssIdle = service.memory();
-    log(`${mode}: start-up ${Math.round(restarted.readyMs)} ms (snapshot loaded ${loaded?.ms ?? '?'} ms, ${loaded?.nodes ?? '?'} nodes, ${loaded?.pods ?? '?'} pods), RSS ${Math.round(rssIdle.rssMiB)} MiB`);
+    log(
+      `${mode}: start-up ${Math.round(restarted.readyMs)} ms (snapshot loaded ${loaded?.ms ?? '?'} ms, ${loaded?.nodes ?? '?'} nodes, ${loaded?.pods ?? '?'} pods), RSS ${Math.round(rssIdle.rssMiB)} MiB`,
+    );
 
     // 3. Reads. A service that dies mid-run fails the mode with its last words (stderr, log).
     const alive = (f: Figure): Figure => {
       if (service!.exitCode === undefined) return f;
-      throw new Error(`the service exited with ${service!.exitCode}${service!.exitSignal ? ` (signal ${service!.exitSignal}, not sent by the bench)` : ''} during the measurements (${f.status}: ${f.note ?? ''})\nstderr:\n${service!.stderr.join('').slice(-4000)}${service!.logTail()}`);
+      throw new Error(
+        `the service exited with ${service!.exitCode}${service!.exitSignal ? ` (signal ${service!.exitSignal}, not sent by the bench)` : ''} during the measurements (${f.status}: ${f.note ?? ''})\nstderr:\n${service!.stderr.join('').slice(-4000)}${service!.logTail()}`,
+      );
     };
     await settle(service);
     result.feasibleRest = alive(await measureFeasibleRest(service, s, cases, inv));
@@ -226,21 +336,33 @@ async function runMode(mode: ModeName, s: Settings, inv: GeneratedInventory, chu
     await settle(service);
     result.taintImpact = alive(await measureTaintImpact(service, s, inv, 1));
     if (!s.quick) await settle(service);
-    result.taintImpactC16 = s.quick ? { status: 'skipped', note: 'not in --quick' } : await measureTaintImpact(service, s, inv, s.connections);
+    result.taintImpactC16 = s.quick
+      ? { status: 'skipped', note: 'not in --quick' }
+      : await measureTaintImpact(service, s, inv, s.connections);
     result.loadAverage.taintImpact = load();
     log(`${mode}: taint-impact ${describeLoad(result.taintImpact)} | c16 ${describeLoad(result.taintImpactC16)}`);
     const afterReads = service.memory();
-    result.memory = { status: 'ok', rssMiB: afterReads.rssMiB, rssIdleMiB: rssIdle.rssMiB, peakMiB: afterReads.peakMiB, importPeakMiB: result.import.peakMiB };
+    result.memory = {
+      status: 'ok',
+      rssMiB: afterReads.rssMiB,
+      rssIdleMiB: rssIdle.rssMiB,
+      peakMiB: afterReads.peakMiB,
+      importPeakMiB: result.import.peakMiB,
+    };
 
     // 4. Writes: the 11,000-eviction taint, then eviction lag.
     await settle(service);
     result.taintCommit = alive(await measureTaintCommit(service, storage, s, inv));
     result.loadAverage.taintCommit = load();
-    log(`${mode}: taint commit ${result.taintCommit.status} ${result.taintCommit.ms !== undefined ? `${Math.round(result.taintCommit.ms)} ms` : result.taintCommit.note ?? ''}`);
+    log(
+      `${mode}: taint commit ${result.taintCommit.status} ${result.taintCommit.ms !== undefined ? `${Math.round(result.taintCommit.ms)} ms` : (result.taintCommit.note ?? '')}`,
+    );
     await settle(service);
     result.evictionLag = alive(await measureEvictionLag(service, s, inv));
     result.loadAverage.evictionLag = load();
-    log(`${mode}: eviction lag ${result.evictionLag.status} ${result.evictionLag.lagMs ? `p50 ${Math.round(result.evictionLag.lagMs.p50)} ms p99 ${Math.round(result.evictionLag.lagMs.p99)} ms` : result.evictionLag.note ?? ''}`);
+    log(
+      `${mode}: eviction lag ${result.evictionLag.status} ${result.evictionLag.lagMs ? `p50 ${Math.round(result.evictionLag.lagMs.p50)} ms p99 ${Math.round(result.evictionLag.lagMs.p99)} ms` : (result.evictionLag.note ?? '')}`,
+    );
     const end = service.memory();
     Object.assign(result.memory, { rssEndMiB: end.rssMiB, peakMiB: end.peakMiB });
     await service.stop();
@@ -273,17 +395,36 @@ async function measureImport(service: Service, chunks: string[], inv: GeneratedI
     const answer = await http(service.url, 'POST', '/v1/import', chunks[i]);
     if (answer.status === 404 && i === 0) {
       const fallback = await loadThroughPut(service, inv);
-      return { ...notAvailable('POST /v1/import', 404), loaded: fallback.ok, note: `POST /v1/import answered 404 (route not there yet); loaded through PUT /v1/nodes and PUT pods instead: ${fallback.note}` };
+      return {
+        ...notAvailable('POST /v1/import', 404),
+        loaded: fallback.ok,
+        note: `POST /v1/import answered 404 (route not there yet); loaded through PUT /v1/nodes and PUT pods instead: ${fallback.note}`,
+      };
     }
-    if (answer.status >= 300) return { status: 'error', note: `chunk ${i + 1}/${chunks.length} answered ${answer.status}: ${answer.text.slice(0, 400)}` };
+    if (answer.status >= 300)
+      return {
+        status: 'error',
+        note: `chunk ${i + 1}/${chunks.length} answered ${answer.status}: ${answer.text.slice(0, 400)}`,
+      };
     chunkMs.push(answer.ms);
     const errors = answer.body?.errors;
     if (Array.isArray(errors)) itemErrors += errors.length;
-    if (Array.isArray(errors) && errors.length && i === 0) log(`import: first item error: ${JSON.stringify(errors[0])}`);
+    if (Array.isArray(errors) && errors.length && i === 0)
+      log(`import: first item error: ${JSON.stringify(errors[0])}`);
   }
   const seconds = (performance.now() - started) / 1000;
   const objects = inv.nodeCount + inv.podCount;
-  return { status: 'ok', loaded: true, objects, chunks: chunks.length, seconds, objectsPerSec: objects / seconds, chunkMs: summarize(chunkMs), itemErrors, peakMiB: service.memory().peakMiB };
+  return {
+    status: 'ok',
+    loaded: true,
+    objects,
+    chunks: chunks.length,
+    seconds,
+    objectsPerSec: objects / seconds,
+    chunkMs: summarize(chunkMs),
+    itemErrors,
+    peakMiB: service.memory().peakMiB,
+  };
 }
 
 /** While POST /v1/import is missing: the same objects through the PUT routes (8 at a time). */
@@ -291,8 +432,13 @@ async function loadThroughPut(service: Service, inv: GeneratedInventory): Promis
   const { mapManifests } = await import('../src/inventory/import');
   const mapped = mapManifests([{ apiVersion: 'v1', kind: 'List', items: inv.items }], new Date());
   const jobs: Array<() => Promise<number>> = [
-    ...mapped.nodes.map((n) => async () => (await http(service.url, 'PUT', `/v1/nodes/${encodeURIComponent(n.name)}`, n)).status),
-    ...mapped.pods.map((p) => async () => (await http(service.url, 'PUT', `/v1/namespaces/${p.namespace}/pods/${encodeURIComponent(p.name)}`, p)).status),
+    ...mapped.nodes.map(
+      (n) => async () => (await http(service.url, 'PUT', `/v1/nodes/${encodeURIComponent(n.name)}`, n)).status,
+    ),
+    ...mapped.pods.map(
+      (p) => async () =>
+        (await http(service.url, 'PUT', `/v1/namespaces/${p.namespace}/pods/${encodeURIComponent(p.name)}`, p)).status,
+    ),
   ];
   const started = performance.now();
   let failed = 0;
@@ -312,7 +458,10 @@ async function loadThroughPut(service: Service, inv: GeneratedInventory): Promis
   await Promise.all(Array.from({ length: 8 }, () => worker(nodeJobs)));
   await Promise.all(Array.from({ length: 8 }, () => worker(jobs.length)));
   const sec = (performance.now() - started) / 1000;
-  return { ok: failed < jobs.length / 10, note: `${jobs.length} objects in ${sec.toFixed(1)} s (${Math.round(jobs.length / sec)} objects/s), ${failed} failed${firstFailure ? ` (first ${firstFailure})` : ''}` };
+  return {
+    ok: failed < jobs.length / 10,
+    note: `${jobs.length} objects in ${sec.toFixed(1)} s (${Math.round(jobs.length / sec)} objects/s), ${failed} failed${firstFailure ? ` (first ${firstFailure})` : ''}`,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -335,27 +484,53 @@ async function settle(service: Service): Promise<void> {
   }
 }
 
-async function measureFeasibleRest(service: Service, s: Settings, cases: PodCase[], inv: GeneratedInventory): Promise<Figure> {
+async function measureFeasibleRest(
+  service: Service,
+  s: Settings,
+  cases: PodCase[],
+  inv: GeneratedInventory,
+): Promise<Figure> {
   try {
     const usable: PodCase[] = [];
     let totalNodes: number | undefined;
     const rejected: string[] = [];
     for (const c of cases) {
       const probe = await http(service.url, 'POST', '/v1/decisions/feasible-nodes', c.body);
-      if (probe.status === 404 && probe.body?.detail === undefined) return notAvailable('POST /v1/decisions/feasible-nodes', 404);
-      if (probe.status === 404 && usable.length === 0 && c === cases[0]) return notAvailable('POST /v1/decisions/feasible-nodes', 404);
+      if (probe.status === 404 && probe.body?.detail === undefined)
+        return notAvailable('POST /v1/decisions/feasible-nodes', 404);
+      if (probe.status === 404 && usable.length === 0 && c === cases[0])
+        return notAvailable('POST /v1/decisions/feasible-nodes', 404);
       if (probe.status !== 200) {
         rejected.push(`${c.name}: ${probe.status} ${probe.text.slice(0, 200)}`);
         continue;
       }
-      if (probe.body.totalNodes !== inv.nodeCount) rejected.push(`${c.name}: totalNodes ${probe.body.totalNodes} ≠ ${inv.nodeCount}`);
+      if (probe.body.totalNodes !== inv.nodeCount)
+        rejected.push(`${c.name}: totalNodes ${probe.body.totalNodes} ≠ ${inv.nodeCount}`);
       totalNodes = probe.body.totalNodes;
       usable.push(c);
     }
-    if (usable.length === 0) return { status: 'error', note: `every pod of the mix was refused: ${rejected.join('; ')}` };
-    const requests: LoadRequest[] = usable.map((c) => ({ method: 'POST', path: '/v1/decisions/feasible-nodes', body: JSON.stringify(c.body) }));
-    const r = await runLoad({ url: service.url, requests, connections: s.connections, durationSec: s.durationSec, warmupSec: s.warmupSec, serverCpu: () => service.cpuSeconds() });
-    return { status: 'ok', ...r, cases: usable.length, totalNodes, ...(rejected.length ? { note: `left out of the mix: ${rejected.join('; ')}` } : {}) };
+    if (usable.length === 0)
+      return { status: 'error', note: `every pod of the mix was refused: ${rejected.join('; ')}` };
+    const requests: LoadRequest[] = usable.map((c) => ({
+      method: 'POST',
+      path: '/v1/decisions/feasible-nodes',
+      body: JSON.stringify(c.body),
+    }));
+    const r = await runLoad({
+      url: service.url,
+      requests,
+      connections: s.connections,
+      durationSec: s.durationSec,
+      warmupSec: s.warmupSec,
+      serverCpu: () => service.cpuSeconds(),
+    });
+    return {
+      status: 'ok',
+      ...r,
+      cases: usable.length,
+      totalNodes,
+      ...(rejected.length ? { note: `left out of the mix: ${rejected.join('; ')}` } : {}),
+    };
   } catch (e) {
     return fail(e);
   }
@@ -370,13 +545,31 @@ async function measureFeasibleRestDistinct(service: Service, s: Settings, cases:
   try {
     const inline = cases.filter((c) => c.body.pod);
     for (const c of inline) {
-      const probe = await http(service.url, 'POST', '/v1/decisions/feasible-nodes', JSON.parse(distinctPodBody(c.body, -1)));
+      const probe = await http(
+        service.url,
+        'POST',
+        '/v1/decisions/feasible-nodes',
+        JSON.parse(distinctPodBody(c.body, -1)),
+      );
       const plain = await http(service.url, 'POST', '/v1/decisions/feasible-nodes', c.body);
-      if (probe.status !== 200) return { status: 'error', note: `${c.name}: ${probe.status} ${probe.text.slice(0, 200)}` };
-      if (probe.text !== plain.text) return { status: 'error', note: `${c.name}: the distinct body changed the answer` };
+      if (probe.status !== 200)
+        return { status: 'error', note: `${c.name}: ${probe.status} ${probe.text.slice(0, 200)}` };
+      if (probe.text !== plain.text)
+        return { status: 'error', note: `${c.name}: the distinct body changed the answer` };
     }
-    const requests: LoadRequest[] = inline.map((c) => ({ method: 'POST', path: '/v1/decisions/feasible-nodes', distinctBody: (n) => distinctPodBody(c.body, n) }));
-    const r = await runLoad({ url: service.url, requests, connections: s.connections, durationSec: s.durationSec, warmupSec: s.warmupSec, serverCpu: () => service.cpuSeconds() });
+    const requests: LoadRequest[] = inline.map((c) => ({
+      method: 'POST',
+      path: '/v1/decisions/feasible-nodes',
+      distinctBody: (n) => distinctPodBody(c.body, n),
+    }));
+    const r = await runLoad({
+      url: service.url,
+      requests,
+      connections: s.connections,
+      durationSec: s.durationSec,
+      warmupSec: s.warmupSec,
+      serverCpu: () => service.cpuSeconds(),
+    });
     return { status: 'ok', ...r, cases: inline.length };
   } catch (e) {
     return fail(e);
@@ -400,16 +593,34 @@ async function measureFeasibleGraphql(service: Service, s: Settings, cases: PodC
       }
       usable.push(body);
     }
-    if (usable.length === 0) return { status: 'error', note: `every pod of the mix was refused: ${rejected.join('; ')}` };
+    if (usable.length === 0)
+      return { status: 'error', note: `every pod of the mix was refused: ${rejected.join('; ')}` };
     const requests: LoadRequest[] = usable.map((b) => ({ method: 'POST', path: '/graphql', body: JSON.stringify(b) }));
-    const r = await runLoad({ url: service.url, requests, connections: s.connections, durationSec: s.durationSec, warmupSec: s.warmupSec, serverCpu: () => service.cpuSeconds() });
-    return { status: 'ok', ...r, cases: usable.length, ...(rejected.length ? { note: `left out of the mix: ${rejected.join('; ')}` } : {}) };
+    const r = await runLoad({
+      url: service.url,
+      requests,
+      connections: s.connections,
+      durationSec: s.durationSec,
+      warmupSec: s.warmupSec,
+      serverCpu: () => service.cpuSeconds(),
+    });
+    return {
+      status: 'ok',
+      ...r,
+      cases: usable.length,
+      ...(rejected.length ? { note: `left out of the mix: ${rejected.join('; ')}` } : {}),
+    };
   } catch (e) {
     return fail(e);
   }
 }
 
-async function measureTaintImpact(service: Service, s: Settings, inv: GeneratedInventory, connections: number): Promise<Figure> {
+async function measureTaintImpact(
+  service: Service,
+  s: Settings,
+  inv: GeneratedInventory,
+  connections: number,
+): Promise<Figure> {
   try {
     const body = taintImpactBody();
     const probe = await http(service.url, 'POST', '/v1/decisions/taint-impact', body);
@@ -417,7 +628,14 @@ async function measureTaintImpact(service: Service, s: Settings, inv: GeneratedI
     if (probe.status !== 200) return { status: 'error', note: `answered ${probe.status}: ${probe.text.slice(0, 300)}` };
     const evictions = probe.body.evictions?.length;
     const tolerating = probe.body.tolerating?.length;
-    const r = await runLoad({ url: service.url, requests: [{ method: 'POST', path: '/v1/decisions/taint-impact', body: JSON.stringify(body) }], connections, durationSec: s.durationSec, warmupSec: s.warmupSec, serverCpu: () => service.cpuSeconds() });
+    const r = await runLoad({
+      url: service.url,
+      requests: [{ method: 'POST', path: '/v1/decisions/taint-impact', body: JSON.stringify(body) }],
+      connections,
+      durationSec: s.durationSec,
+      warmupSec: s.warmupSec,
+      serverCpu: () => service.cpuSeconds(),
+    });
     return { status: 'ok', ...r, poolNodes: inv.pools.search.length, evictions, tolerating, firstAnswerMs: probe.ms };
   } catch (e) {
     return fail(e);
@@ -427,20 +645,36 @@ async function measureTaintImpact(service: Service, s: Settings, inv: GeneratedI
 // ---------------------------------------------------------------------------------------------
 // Writes
 
-async function evictionsOn(service: Service, status: string, nodes: Set<string>): Promise<{ status: number; items: any[] }> {
+async function evictionsOn(
+  service: Service,
+  status: string,
+  nodes: Set<string>,
+): Promise<{ status: number; items: any[] }> {
   const all = await listAll(service.url, `/v1/evictions?status=${status}`);
   return { status: all.status, items: all.items.filter((e) => nodes.has(e.node ?? e.nodeName)) };
 }
 
-async function measureTaintCommit(service: Service, storage: Storage, s: Settings, inv: GeneratedInventory): Promise<Figure> {
+async function measureTaintCommit(
+  service: Service,
+  storage: Storage,
+  s: Settings,
+  inv: GeneratedInventory,
+): Promise<Figure> {
   try {
     const names = inv.pools['batch-a'];
     const nodes = new Set(names);
     const answer = await http(service.url, 'POST', '/v1/taints', { nodes: names, taints: [DRAIN_SPEC] });
     if (answer.status === 404) return notAvailable('POST /v1/taints', 404);
-    if (answer.status !== 200) return { status: 'error', note: `answered ${answer.status}: ${answer.text.slice(0, 400)}` };
+    if (answer.status !== 200)
+      return { status: 'error', note: `answered ${answer.status}: ${answer.text.slice(0, 400)}` };
     const committedAt = performance.now();
-    const figure: Figure = { status: 'ok', ms: answer.ms, nodes: names.length, evictions: answer.body.evictions, expectedEvictions: names.length * 110 };
+    const figure: Figure = {
+      status: 'ok',
+      ms: answer.ms,
+      nodes: names.length,
+      evictions: answer.body.evictions,
+      expectedEvictions: names.length * 110,
+    };
     // Timers armed: Redis delayed jobs (postgres mode), polled until they reach the scheduled count.
     const expectedScheduled = answer.body.evictions?.scheduled ?? inv.dense.toleratingPerNode * names.length;
     if (storage.redisPrefix) {
@@ -454,7 +688,8 @@ async function measureTaintCommit(service: Service, storage: Storage, s: Setting
       figure.timersArmed = armed.delayed + armed.waiting + armed.active;
       figure.timerStates = armed;
       if (figure.timersArmed >= expectedScheduled) figure.timersArmedMs = performance.now() - committedAt;
-      figure.timersNote = 'BullMQ jobs under the prefix: delayed + waiting (already due) + active; other scheduled evictions of the inventory included';
+      figure.timersNote =
+        'BullMQ jobs under the prefix: delayed + waiting (already due) + active; other scheduled evictions of the inventory included';
     }
     const scheduled = await evictionsOn(service, 'Scheduled', nodes);
     if (scheduled.status === 404) figure.scheduledRows = 'not available (GET /v1/evictions 404)';
@@ -477,7 +712,10 @@ async function measureTaintCommit(service: Service, storage: Storage, s: Setting
  * Listens to `GET /v1/events?types=EvictionExecuted` (SSE) and records, for each eviction of a
  * tolerationSeconds deadline on the given nodes, arrival time − evictAt.
  */
-function watchEvictions(service: Service, nodes: Set<string>): { stop(expected: number, waitMs: number): Promise<number[]>; error?: string } {
+function watchEvictions(
+  service: Service,
+  nodes: Set<string>,
+): { stop(expected: number, waitMs: number): Promise<number[]>; error?: string } {
   const lags: number[] = [];
   const controller = new AbortController();
   const watcher: { stop(expected: number, waitMs: number): Promise<number[]>; error?: string } = {
@@ -489,7 +727,10 @@ function watchEvictions(service: Service, nodes: Set<string>): { stop(expected: 
     },
   };
   void (async () => {
-    const res = await fetch(`${service.url}/v1/events?types=EvictionExecuted`, { headers: { accept: 'text/event-stream' }, signal: controller.signal });
+    const res = await fetch(`${service.url}/v1/events?types=EvictionExecuted`, {
+      headers: { accept: 'text/event-stream' },
+      signal: controller.signal,
+    });
     if (!res.ok || !res.body) throw new Error(`GET /v1/events answered ${res.status}`);
     const decoder = new TextDecoder();
     let buffer = '';
@@ -519,7 +760,8 @@ async function measureEvictionLag(service: Service, s: Settings, inv: GeneratedI
     const nodes = new Set(names);
     const answer = await http(service.url, 'POST', '/v1/taints', { nodes: names, taints: [DRAIN_SPEC] });
     if (answer.status === 404) return notAvailable('POST /v1/taints', 404);
-    if (answer.status !== 200) return { status: 'error', note: `POST /v1/taints answered ${answer.status}: ${answer.text.slice(0, 400)}` };
+    if (answer.status !== 200)
+      return { status: 'error', note: `POST /v1/taints answered ${answer.status}: ${answer.text.slice(0, 400)}` };
     const expected: number = answer.body.evictions?.scheduled ?? inv.dense.toleratingPerNode * names.length;
     const committedAt = Date.now();
     const dueAt = committedAt + s.drainSeconds * 1000;
@@ -537,7 +779,10 @@ async function measureEvictionLag(service: Service, s: Settings, inv: GeneratedI
       if (list.status === 404) return notAvailable('GET /v1/evictions', 404);
       if (list.status !== 200) return { status: 'error', note: `GET /v1/evictions answered ${list.status}` };
       // The scheduled ones: evictAt tolerationSeconds after the taint, not the immediate evictions.
-      const timed = list.items.filter((e) => e.executedAt && e.evictAt && Date.parse(e.evictAt) - Date.parse(e.createdAt) > (s.drainSeconds * 1000) / 2);
+      const timed = list.items.filter(
+        (e) =>
+          e.executedAt && e.evictAt && Date.parse(e.evictAt) - Date.parse(e.createdAt) > (s.drainSeconds * 1000) / 2,
+      );
       executed = timed.length;
       lags = timed.map((e) => Date.parse(e.executedAt) - Date.parse(e.evictAt));
       afterCommit = timed.map((e) => Date.parse(e.executedAt) - Math.max(Date.parse(e.evictAt), committedAt));
@@ -546,11 +791,26 @@ async function measureEvictionLag(service: Service, s: Settings, inv: GeneratedI
     }
     const seen = await stream.stop(expected, 10_000);
     const figure: Figure = {
-      status: 'ok', expected, executed, commitMs: answer.ms, drainSeconds: s.drainSeconds, immediate: answer.body.evictions?.immediate, lagMs: summarize(lags), lagAfterCommitMs: summarize(afterCommit),
-      ...(seen.length ? { observedLagMs: summarize(seen), observed: seen.length } : { observedNote: stream.error ?? 'no EvictionExecuted event arrived on GET /v1/events' }),
+      status: 'ok',
+      expected,
+      executed,
+      commitMs: answer.ms,
+      drainSeconds: s.drainSeconds,
+      immediate: answer.body.evictions?.immediate,
+      lagMs: summarize(lags),
+      lagAfterCommitMs: summarize(afterCommit),
+      ...(seen.length
+        ? { observedLagMs: summarize(seen), observed: seen.length }
+        : { observedNote: stream.error ?? 'no EvictionExecuted event arrived on GET /v1/events' }),
     };
-    if (executed < expected) figure.note = `${expected - executed} of ${expected} had not executed 120 s after they were due`;
-    if (executed === 0) return { ...figure, status: 'error', note: `none of the ${expected} scheduled evictions executed within 120 s of being due` };
+    if (executed < expected)
+      figure.note = `${expected - executed} of ${expected} had not executed 120 s after they were due`;
+    if (executed === 0)
+      return {
+        ...figure,
+        status: 'error',
+        note: `none of the ${expected} scheduled evictions executed within 120 s of being due`,
+      };
     return figure;
   } catch (e) {
     return fail(e);
@@ -560,8 +820,27 @@ async function measureEvictionLag(service: Service, s: Settings, inv: GeneratedI
 /** The ceiling with the service tree's own src/ (its bench/ceiling-cli.ts), so both sides run the same code. */
 async function ceilingIn(s: Settings): Promise<Figure> {
   const dir = s.serviceDir!;
-  if (!existsSync(join(dir, 'bench', 'ceiling-cli.ts'))) return { status: 'not available', note: `${dir} has no bench/ceiling-cli.ts (a tree older than the bench's ceiling CLI)` };
-  const args = ['--max-old-space-size=8192', '-r', '@swc-node/register', 'bench/ceiling-cli.ts', '--nodes', String(s.nodes), '--pods', String(s.pods), '--seed', String(s.seed), '--sec', String(s.ceilingSec), '--drain-seconds', String(s.drainSeconds)];
+  if (!existsSync(join(dir, 'bench', 'ceiling-cli.ts')))
+    return {
+      status: 'not available',
+      note: `${dir} has no bench/ceiling-cli.ts (a tree older than the bench's ceiling CLI)`,
+    };
+  const args = [
+    '--max-old-space-size=8192',
+    '-r',
+    '@swc-node/register',
+    'bench/ceiling-cli.ts',
+    '--nodes',
+    String(s.nodes),
+    '--pods',
+    String(s.pods),
+    '--seed',
+    String(s.seed),
+    '--sec',
+    String(s.ceilingSec),
+    '--drain-seconds',
+    String(s.drainSeconds),
+  ];
   const out = execFileSync(process.execPath, args, { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const last = out.trim().split('\n').pop()!;
   return { status: 'ok', ...JSON.parse(last), note: `measured with the src/ of ${dir}` };
@@ -581,7 +860,7 @@ process.on('SIGTERM', () => void cleanupAndExit(143));
 main().then(
   (code) => process.exit(code),
   async (e: unknown) => {
-    process.stderr.write(`bench failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+    process.stderr.write(`bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
     await cleanupAndExit(1);
   },
 );

@@ -24,7 +24,10 @@ export const FEASIBLE_LIMIT = 20;
  * decision: admission, validation, compilation and the pass over every node.
  */
 export function distinctPodBody(body: Record<string, any>, n: number): string {
-  const tolerations = [...(body.pod.tolerations ?? []), { key: `bench.taintwise.dev/request-${n}`, operator: 'Exists', effect: 'NoSchedule' }];
+  const tolerations = [
+    ...(body.pod.tolerations ?? []),
+    { key: `bench.taintwise.dev/request-${n}`, operator: 'Exists', effect: 'NoSchedule' },
+  ];
   return JSON.stringify({ ...body, pod: { ...body.pod, tolerations } });
 }
 
@@ -33,40 +36,149 @@ export function podMix(inv: GeneratedInventory): PodCase[] {
   const limit = FEASIBLE_LIMIT;
   const zone = inv.zones[1];
   const cases: PodCase[] = [
-    { name: 'web (os selector, anti-spot required affinity, preferred zone)', body: { pod: {
-      tolerations: DEFAULTS, nodeSelector: { 'kubernetes.io/os': 'linux' },
-      affinity: { nodeAffinity: {
-        requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'cloud.google.com/gke-spot', operator: 'DoesNotExist' }] }] },
-        preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 50, preference: { matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: [zone] }] } }],
-      } },
-      resources: { requests: { cpu: '250m', memory: '256Mi' } } }, limit } },
-    { name: 'payments team (dedicated toleration + nodeSelector)', body: { pod: {
-      tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'payments', effect: 'NoSchedule' }, ...DEFAULTS],
-      nodeSelector: { dedicated: 'payments' }, resources: { requests: { cpu: '500m', memory: '512Mi' } }, priority: 1000 }, limit } },
-    { name: 'GPU trainer (nvidia.com/gpu: 2, toleration, accelerator selector)', body: { pod: {
-      tolerations: [...DEFAULTS, { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
-      nodeSelector: { 'cloud.google.com/gke-accelerator': 'nvidia-tesla-a100' },
-      resources: { requests: { cpu: '8', memory: '32Gi', 'nvidia.com/gpu': '2' }, limits: { 'nvidia.com/gpu': '2' } } }, limit } },
-    { name: 'spot-friendly batch (PreferNoSchedule toleration, preferred spot affinity)', body: { pod: {
-      tolerations: [{ key: 'cloud.google.com/gke-spot', operator: 'Equal', value: 'true', effect: 'PreferNoSchedule' }, ...DEFAULTS],
-      affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 100, preference: { matchExpressions: [{ key: 'cloud.google.com/gke-spot', operator: 'In', values: ['true'] }] } }] } },
-      resources: { requests: { cpu: '1', memory: '1Gi' } } }, limit } },
-    { name: 'DaemonSet pod (DaemonSet tolerations, matchFields metadata.name)', body: { pod: {
-      tolerations: [{ operator: 'Exists', effect: 'NoSchedule' },
-        { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' }, { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
-        { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' }, { key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' },
-        { key: 'node.kubernetes.io/pid-pressure', operator: 'Exists', effect: 'NoSchedule' }, { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' }],
-      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [inv.sampleNode.gpu] }] }] } } },
-      owner: { kind: 'DaemonSet', name: 'bench-agent' }, resources: { requests: { cpu: '50m', memory: '64Mi' } }, priority: 2000001000 }, limit } },
-    { name: 'bare pod (no tolerations, no selector)', body: { pod: { tolerations: [], resources: { requests: { cpu: '100m', memory: '128Mi' } } }, limit } },
-    { name: 'large pod (12 CPUs, 48Gi, zone selector)', body: { pod: {
-      tolerations: DEFAULTS, nodeSelector: { 'topology.kubernetes.io/zone': zone }, resources: { requests: { cpu: '12', memory: '48Gi' } } }, limit } },
-    { name: 'system add-on (CriticalAddonsOnly, control-plane toleration)', body: { pod: {
-      tolerations: [{ key: 'CriticalAddonsOnly', operator: 'Exists' }, { key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' }, ...DEFAULTS],
-      nodeSelector: { pool: 'system' }, resources: { requests: { cpu: '100m', memory: '256Mi' } }, priority: 2000000000 }, limit } },
+    {
+      name: 'web (os selector, anti-spot required affinity, preferred zone)',
+      body: {
+        pod: {
+          tolerations: DEFAULTS,
+          nodeSelector: { 'kubernetes.io/os': 'linux' },
+          affinity: {
+            nodeAffinity: {
+              requiredDuringSchedulingIgnoredDuringExecution: {
+                nodeSelectorTerms: [
+                  { matchExpressions: [{ key: 'cloud.google.com/gke-spot', operator: 'DoesNotExist' }] },
+                ],
+              },
+              preferredDuringSchedulingIgnoredDuringExecution: [
+                {
+                  weight: 50,
+                  preference: {
+                    matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: [zone] }],
+                  },
+                },
+              ],
+            },
+          },
+          resources: { requests: { cpu: '250m', memory: '256Mi' } },
+        },
+        limit,
+      },
+    },
+    {
+      name: 'payments team (dedicated toleration + nodeSelector)',
+      body: {
+        pod: {
+          tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'payments', effect: 'NoSchedule' }, ...DEFAULTS],
+          nodeSelector: { dedicated: 'payments' },
+          resources: { requests: { cpu: '500m', memory: '512Mi' } },
+          priority: 1000,
+        },
+        limit,
+      },
+    },
+    {
+      name: 'GPU trainer (nvidia.com/gpu: 2, toleration, accelerator selector)',
+      body: {
+        pod: {
+          tolerations: [...DEFAULTS, { key: 'nvidia.com/gpu', operator: 'Exists', effect: 'NoSchedule' }],
+          nodeSelector: { 'cloud.google.com/gke-accelerator': 'nvidia-tesla-a100' },
+          resources: {
+            requests: { cpu: '8', memory: '32Gi', 'nvidia.com/gpu': '2' },
+            limits: { 'nvidia.com/gpu': '2' },
+          },
+        },
+        limit,
+      },
+    },
+    {
+      name: 'spot-friendly batch (PreferNoSchedule toleration, preferred spot affinity)',
+      body: {
+        pod: {
+          tolerations: [
+            { key: 'cloud.google.com/gke-spot', operator: 'Equal', value: 'true', effect: 'PreferNoSchedule' },
+            ...DEFAULTS,
+          ],
+          affinity: {
+            nodeAffinity: {
+              preferredDuringSchedulingIgnoredDuringExecution: [
+                {
+                  weight: 100,
+                  preference: {
+                    matchExpressions: [{ key: 'cloud.google.com/gke-spot', operator: 'In', values: ['true'] }],
+                  },
+                },
+              ],
+            },
+          },
+          resources: { requests: { cpu: '1', memory: '1Gi' } },
+        },
+        limit,
+      },
+    },
+    {
+      name: 'DaemonSet pod (DaemonSet tolerations, matchFields metadata.name)',
+      body: {
+        pod: {
+          tolerations: [
+            { operator: 'Exists', effect: 'NoSchedule' },
+            { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute' },
+            { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute' },
+            { key: 'node.kubernetes.io/disk-pressure', operator: 'Exists', effect: 'NoSchedule' },
+            { key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' },
+            { key: 'node.kubernetes.io/pid-pressure', operator: 'Exists', effect: 'NoSchedule' },
+            { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' },
+          ],
+          affinity: {
+            nodeAffinity: {
+              requiredDuringSchedulingIgnoredDuringExecution: {
+                nodeSelectorTerms: [
+                  { matchFields: [{ key: 'metadata.name', operator: 'In', values: [inv.sampleNode.gpu] }] },
+                ],
+              },
+            },
+          },
+          owner: { kind: 'DaemonSet', name: 'bench-agent' },
+          resources: { requests: { cpu: '50m', memory: '64Mi' } },
+          priority: 2000001000,
+        },
+        limit,
+      },
+    },
+    {
+      name: 'bare pod (no tolerations, no selector)',
+      body: { pod: { tolerations: [], resources: { requests: { cpu: '100m', memory: '128Mi' } } }, limit },
+    },
+    {
+      name: 'large pod (12 CPUs, 48Gi, zone selector)',
+      body: {
+        pod: {
+          tolerations: DEFAULTS,
+          nodeSelector: { 'topology.kubernetes.io/zone': zone },
+          resources: { requests: { cpu: '12', memory: '48Gi' } },
+        },
+        limit,
+      },
+    },
+    {
+      name: 'system add-on (CriticalAddonsOnly, control-plane toleration)',
+      body: {
+        pod: {
+          tolerations: [
+            { key: 'CriticalAddonsOnly', operator: 'Exists' },
+            { key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' },
+            ...DEFAULTS,
+          ],
+          nodeSelector: { pool: 'system' },
+          resources: { requests: { cpu: '100m', memory: '256Mi' } },
+          priority: 2000000000,
+        },
+        limit,
+      },
+    },
   ];
   const pending = inv.pendingPods.slice(0, 2);
-  for (const ref of pending) cases.push({ name: `podRef ${ref.namespace}/${ref.name} (stored pending pod)`, body: { podRef: ref, limit } });
+  for (const ref of pending)
+    cases.push({ name: `podRef ${ref.namespace}/${ref.name} (stored pending pod)`, body: { podRef: ref, limit } });
   return cases;
 }
 
@@ -74,7 +186,10 @@ export function podMix(inv: GeneratedInventory): PodCase[] {
 export const DRAIN_SPEC = `${DRAIN_TAINT.key}=${DRAIN_TAINT.value}:${DRAIN_TAINT.effect}`;
 export const DRAIN_REMOVE_SPEC = `${DRAIN_TAINT.key}:${DRAIN_TAINT.effect}-`;
 
-/** taint-impact of the drain taint over the 500-node `search` pool (all its pods: EvictNow, or EvictAfter 600 s for 20%). */
+/**
+ * taint-impact of the drain taint over the 500-node `search` pool (all its pods: EvictNow, or EvictAfter 600 s for
+ * 20%).
+ */
 export function taintImpactBody(): Record<string, any> {
   return { taints: [DRAIN_SPEC], labelSelector: 'pool=search' };
 }
@@ -90,8 +205,18 @@ const INTROSPECT = `query { __schema { queryType { name } types { kind name
   inputFields { name type { ...T } } possibleTypes { name } } } }
 fragment T on __Type { kind name ofType { kind name ofType { kind name ofType { kind name } } } }`;
 
-interface TypeRef { kind: string; name: string | null; ofType?: TypeRef | null }
-interface SchemaType { kind: string; name: string; fields?: Array<{ name: string; args: Array<{ name: string; type: TypeRef }>; type: TypeRef }> | null; inputFields?: Array<{ name: string; type: TypeRef }> | null; possibleTypes?: Array<{ name: string }> | null }
+interface TypeRef {
+  kind: string;
+  name: string | null;
+  ofType?: TypeRef | null;
+}
+interface SchemaType {
+  kind: string;
+  name: string;
+  fields?: Array<{ name: string; args: Array<{ name: string; type: TypeRef }>; type: TypeRef }> | null;
+  inputFields?: Array<{ name: string; type: TypeRef }> | null;
+  possibleTypes?: Array<{ name: string }> | null;
+}
 
 export interface GraphQLOperation {
   field: string;
@@ -99,11 +224,15 @@ export interface GraphQLOperation {
   variables(body: Record<string, any>): Record<string, any>;
 }
 
-const typeText = (t: TypeRef): string => (t.kind === 'NON_NULL' ? `${typeText(t.ofType!)}!` : t.kind === 'LIST' ? `[${typeText(t.ofType!)}]` : t.name!);
+const typeText = (t: TypeRef): string =>
+  t.kind === 'NON_NULL' ? `${typeText(t.ofType!)}!` : t.kind === 'LIST' ? `[${typeText(t.ofType!)}]` : t.name!;
 const named = (t: TypeRef): string => (t.ofType ? named(t.ofType) : t.name!);
 
 /** Finds `fieldName` on the Query type and builds a query selecting every scalar of the answer (two levels). */
-export async function graphQLOperation(post: (body: unknown) => Promise<any>, fieldName: string): Promise<GraphQLOperation | undefined> {
+export async function graphQLOperation(
+  post: (body: unknown) => Promise<any>,
+  fieldName: string,
+): Promise<GraphQLOperation | undefined> {
   const schema = (await post({ query: INTROSPECT }))?.data?.__schema;
   if (!schema) return undefined;
   const types = new Map<string, SchemaType>(schema.types.map((t: SchemaType) => [t.name, t]));
@@ -143,7 +272,8 @@ export async function graphQLOperation(post: (body: unknown) => Promise<any>, fi
   };
 }
 
-const entries = (m: Record<string, string> | undefined) => (m ? Object.entries(m).map(([key, value]) => ({ key, value })) : undefined);
+const entries = (m: Record<string, string> | undefined) =>
+  m ? Object.entries(m).map(([key, value]) => ({ key, value })) : undefined;
 
 /** REST body → GraphQL input: maps become KeyValue lists; everything else keeps its JSON shape. */
 export function toGraphQLInput(body: Record<string, any>): Record<string, any> {
@@ -151,7 +281,11 @@ export function toGraphQLInput(body: Record<string, any>): Record<string, any> {
   const pod = out.pod;
   if (pod) {
     if (pod.nodeSelector) pod.nodeSelector = entries(pod.nodeSelector);
-    if (pod.resources) pod.resources = { ...(pod.resources.requests ? { requests: entries(pod.resources.requests) } : {}), ...(pod.resources.limits ? { limits: entries(pod.resources.limits) } : {}) };
+    if (pod.resources)
+      pod.resources = {
+        ...(pod.resources.requests ? { requests: entries(pod.resources.requests) } : {}),
+        ...(pod.resources.limits ? { limits: entries(pod.resources.limits) } : {}),
+      };
   }
   return out;
 }

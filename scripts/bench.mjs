@@ -7,6 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const child = spawn(process.execPath, ['--max-old-space-size=8192', '-r', '@swc-node/register', 'bench/run.ts', ...process.argv.slice(2)], { cwd: root, stdio: 'inherit', env: process.env });
+const child = spawn(
+  process.execPath,
+  ['--max-old-space-size=8192', '-r', '@swc-node/register', 'bench/run.ts', ...process.argv.slice(2)],
+  { cwd: root, stdio: 'inherit', env: process.env },
+);
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -5,7 +5,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = join(process.cwd(), 'src', 'domain');
-const FORBIDDEN_IMPORT = /^(@nestjs\/|@prisma\/|@apollo\/|bullmq|ioredis|graphql|pg$|@electric-sql\/|fastify|@fastify\/|node:|fs$|path$|http$|child_process$|prom-client|pino)/;
+const FORBIDDEN_IMPORT =
+  /^(@nestjs\/|@prisma\/|@apollo\/|bullmq|ioredis|graphql|pg$|@electric-sql\/|fastify|@fastify\/|node:|fs$|path$|http$|child_process$|prom-client|pino)/;
 const CLOCK = /\bDate\.now\(\)|\bnew Date\(\s*\)|\bperformance\.now\(\)/;
 const problems = [];
 
@@ -24,7 +25,8 @@ function check(path) {
     if (FORBIDDEN_IMPORT.test(spec)) problems.push(`${relative(process.cwd(), path)}: imports ${spec}`);
     if (spec.startsWith('.')) {
       const target = join(path, '..', spec);
-      if (!target.startsWith(root)) problems.push(`${relative(process.cwd(), path)}: imports ${spec} from outside src/domain`);
+      if (!target.startsWith(root))
+        problems.push(`${relative(process.cwd(), path)}: imports ${spec} from outside src/domain`);
     }
   }
   text.split('\n').forEach((line, i) => {

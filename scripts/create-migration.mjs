@@ -52,8 +52,12 @@ async function loadSchemaEngine() {
   // The engine reports Rust panics through this global (see prisma's own CLI).
   globalThis.PRISMA_WASM_PANIC_REGISTRY ??= {
     message: '',
-    set_message(m) { this.message = `RuntimeError: ${m}`; },
-    get() { return this.message; },
+    set_message(m) {
+      this.message = `RuntimeError: ${m}`;
+    },
+    get() {
+      return this.message;
+    },
   };
   const module = new WebAssembly.Module(readFileSync(path.join(pkgDir, 'schema_engine_bg.wasm')));
   const instance = new WebAssembly.Instance(module, { './schema_engine_bg.js': glue });
@@ -178,7 +182,8 @@ async function main() {
     // Prisma schema (createMigration alone has no access to the shadow database factory).
     await engine.applyMigrations({ migrationsList, filters });
     const diagnostic = await engine.devDiagnostic({ migrationsList, filters });
-    if (diagnostic.action.tag === 'reset') throw new Error(`migration history is inconsistent: ${diagnostic.action.reason}`);
+    if (diagnostic.action.tag === 'reset')
+      throw new Error(`migration history is inconsistent: ${diagnostic.action.reason}`);
     const out = await engine.createMigration({
       draft,
       migrationName: name,

@@ -29,7 +29,9 @@ function loadPersistence() {
   }
   const built = path.join(root, 'dist', 'kernel', 'persistence', 'database.js');
   if (!existsSync(built)) {
-    throw new Error('neither @swc-node/register nor dist/kernel/persistence/database.js is available: run `npm run build` first');
+    throw new Error(
+      'neither @swc-node/register nor dist/kernel/persistence/database.js is available: run `npm run build` first',
+    );
   }
   return require(built);
 }
@@ -39,11 +41,15 @@ const dataDir = process.env.DATA_DIR || './.data';
 const started = Date.now();
 try {
   const { migrateDatabase } = loadPersistence();
-  const target = databaseUrl ? `PostgreSQL ${new URL(databaseUrl).host}${new URL(databaseUrl).pathname}` : `PGlite in ${path.resolve(dataDir)}`;
+  const target = databaseUrl
+    ? `PostgreSQL ${new URL(databaseUrl).host}${new URL(databaseUrl).pathname}`
+    : `PGlite in ${path.resolve(dataDir)}`;
   console.log(`migrating ${target}`);
   const result = await migrateDatabase({ databaseUrl, dataDir, log: (message) => console.log(message) });
   const summary = result.applied.length === 0 ? 'already up to date' : `applied ${result.applied.length}`;
-  console.log(`${summary} (${result.alreadyApplied.length + result.applied.length} migrations) in ${Date.now() - started} ms`);
+  console.log(
+    `${summary} (${result.alreadyApplied.length + result.applied.length} migrations) in ${Date.now() - started} ms`,
+  );
   if (result.checksumMismatches.length > 0) {
     console.warn(`warning: modified after being applied: ${result.checksumMismatches.join(', ')}`);
   }

@@ -22,11 +22,15 @@ const env = {
   CHECKPOINT_DISABLE: '1',
 };
 
-const result = spawnSync(process.execPath, [cli, 'generate', '--schema', 'prisma/schema.prisma', ...process.argv.slice(2)], {
-  cwd: root,
-  env,
-  stdio: 'inherit',
-});
+const result = spawnSync(
+  process.execPath,
+  [cli, 'generate', '--schema', 'prisma/schema.prisma', ...process.argv.slice(2)],
+  {
+    cwd: root,
+    env,
+    stdio: 'inherit',
+  },
+);
 if (result.error) {
   console.error(result.error.message);
   process.exit(1);

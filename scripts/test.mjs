@@ -15,18 +15,37 @@ if (existsSync(out)) rmSync(out);
 const serversConfigured = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const browserInstalled = existsSync(chromium);
-const projects = ['unit', ...(serversConfigured ? ['integration'] : []), 'e2e', ...(browserInstalled ? ['browser'] : [])];
+const projects = [
+  'unit',
+  ...(serversConfigured ? ['integration'] : []),
+  'e2e',
+  ...(browserInstalled ? ['browser'] : []),
+];
 // --forceExit: a suite that leaves a socket or timer behind must not keep CI waiting after the
 // results are in (every app closes its own connections; this is the safety net, not the mechanism).
-const args = ['jest', '--json', `--outputFile=${out}`, '--maxWorkers=2', '--forceExit', '--selectProjects', ...projects];
+const args = [
+  'jest',
+  '--json',
+  `--outputFile=${out}`,
+  '--maxWorkers=2',
+  '--forceExit',
+  '--selectProjects',
+  ...projects,
+];
 const result = spawnSync('npx', [...args, ...process.argv.slice(2)], { stdio: 'inherit', env: process.env });
 
-const report = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : { testResults: [], numRuntimeErrorTestSuites: 0 };
-const tiers = { embedded: { passed: 0, failed: 0, skipped: 0 }, 'postgres+redis': { passed: 0, failed: 0, skipped: 0 } };
+const report = existsSync(out)
+  ? JSON.parse(readFileSync(out, 'utf8'))
+  : { testResults: [], numRuntimeErrorTestSuites: 0 };
+const tiers = {
+  embedded: { passed: 0, failed: 0, skipped: 0 },
+  'postgres+redis': { passed: 0, failed: 0, skipped: 0 },
+};
 for (const file of report.testResults) {
   const serverFile = file.name.endsWith('.int-spec.ts');
   for (const test of file.assertionResults) {
-    const tier = serverFile || test.ancestorTitles.some((t) => t.includes('postgres+redis')) ? 'postgres+redis' : 'embedded';
+    const tier =
+      serverFile || test.ancestorTitles.some((t) => t.includes('postgres+redis')) ? 'postgres+redis' : 'embedded';
     if (test.status === 'passed') tiers[tier].passed++;
     else if (test.status === 'failed') tiers[tier].failed++;
     else tiers[tier].skipped++;

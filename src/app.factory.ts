@@ -22,12 +22,17 @@ import { Metrics } from './kernel/observability/metrics';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Builds the whole application (not listening yet): used by main.ts, the e2e tests and the bench. */
-export async function createApp(config: AppConfig, options: { logger?: PinoLogger } = {}): Promise<NestFastifyApplication> {
+export async function createApp(
+  config: AppConfig,
+  options: { logger?: PinoLogger } = {},
+): Promise<NestFastifyApplication> {
   const logger = options.logger ?? createRootLogger(config.LOG_LEVEL);
   const adapter = new FastifyAdapter({
     loggerInstance: logger,
     // Fastify 5.12's form of `disableRequestLogging` (the top-level option warns FSTDEP023 at every start).
-    logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace' }),
+    logController: new LogController({
+      disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace',
+    }),
     bodyLimit: config.BODY_LIMIT_BYTES,
     requestIdHeader: 'x-request-id',
     genReqId: (req: IncomingMessage) => {
@@ -39,7 +44,8 @@ export async function createApp(config: AppConfig, options: { logger?: PinoLogge
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
     // Errors the router raises before any hook or handler (a path segment over maxParamLength, bad
     // percent-encoding) leave as problem+json like every other error.
-    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) => sendProblem(request, reply, error, new Logger('http')),
+    frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) =>
+      sendProblem(request, reply, error, new Logger('http')),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
     logger: new JsonLogger(logger),
@@ -54,7 +60,12 @@ export async function createApp(config: AppConfig, options: { logger?: PinoLogge
   await installSecurity(app, fastify, config);
   // After CORS (preflights and CORS headers on errors), before the explorer and every route.
   const keys = app.get(ApiKeys);
-  await installRateLimit(fastify, { perMinute: config.RATE_LIMIT_PER_MINUTE, keys, redisUrl: config.REDIS_URL, prefix: config.REDIS_PREFIX });
+  await installRateLimit(fastify, {
+    perMinute: config.RATE_LIMIT_PER_MINUTE,
+    keys,
+    redisUrl: config.REDIS_URL,
+    prefix: config.REDIS_PREFIX,
+  });
   installAuthentication(fastify, keys);
   installQueryParameterCheck(fastify);
   if (keys.open) {
@@ -77,15 +88,29 @@ export async function createApp(config: AppConfig, options: { logger?: PinoLogge
 function installBodyParsers(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done) => {
-    if (isRawRoute(request)) return done(null, body);
-    if (String(body).trim() === '') return done(null, undefined);
-    parseJson(request, String(body), done);
-  });
-  fastify.addContentTypeParser(['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml', 'text/plain'], { parseAs: 'string' }, (request: FastifyRequest, body: string | Buffer, done) => {
-    if (isRawRoute(request)) return done(null, body);
-    done(Object.assign(new Error('YAML bodies are accepted only by POST /v1/import'), { statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }), undefined);
-  });
+  fastify.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string' },
+    (request: FastifyRequest, body: string | Buffer, done) => {
+      if (isRawRoute(request)) return done(null, body);
+      if (String(body).trim() === '') return done(null, undefined);
+      void parseJson(request, String(body), done);
+    },
+  );
+  fastify.addContentTypeParser(
+    ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/x-yaml', 'text/plain'],
+    { parseAs: 'string' },
+    (request: FastifyRequest, body: string | Buffer, done) => {
+      if (isRawRoute(request)) return done(null, body);
+      done(
+        Object.assign(new Error('YAML bodies are accepted only by POST /v1/import'), {
+          statusCode: 415,
+          code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+        }),
+        undefined,
+      );
+    },
+  );
 }
 
 function isRawRoute(request: FastifyRequest): boolean {
@@ -100,6 +125,9 @@ function installRequestHooks(fastify: FastifyInstance, metrics: Metrics): void {
   });
   fastify.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions?.url ?? 'unmatched';
-    metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    metrics.httpDuration.observe(
+      { method: request.method, route, status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
   });
 }

@@ -44,7 +44,15 @@ export class AppModule {
           // The cast bridges @apollo/server's CJS and ESM type declarations, which TypeScript sees as distinct.
           plugins: [complexityLimit(config.GRAPHQL_MAX_COMPLEXITY) as never],
           formatError: formatGraphQLError,
-          subscriptions: { 'graphql-ws': { path: '/graphql', ...graphqlWsOptions(new ApiKeys(config.API_KEYS), { maxDepth: config.GRAPHQL_MAX_DEPTH, maxComplexity: config.GRAPHQL_MAX_COMPLEXITY }) } },
+          subscriptions: {
+            'graphql-ws': {
+              path: '/graphql',
+              ...graphqlWsOptions(new ApiKeys(config.API_KEYS), {
+                maxDepth: config.GRAPHQL_MAX_DEPTH,
+                maxComplexity: config.GRAPHQL_MAX_COMPLEXITY,
+              }),
+            },
+          },
         }),
       ],
       providers: [{ provide: APP_GUARD, useClass: AuthGuard }, SystemResolver],

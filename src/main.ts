@@ -21,7 +21,10 @@ async function main(): Promise<void> {
   const started = performance.now();
   const app = await createApp(config, { logger });
   await app.listen({ port: config.PORT, host: config.HOST });
-  logger.info({ port: config.PORT, host: config.HOST, startupMs: Math.round(performance.now() - started) }, 'taintwise listening');
+  logger.info(
+    { port: config.PORT, host: config.HOST, startupMs: Math.round(performance.now() - started) },
+    'taintwise listening',
+  );
 
   let stopping = false;
   const stop = (signal: string) => {
@@ -45,6 +48,6 @@ async function main(): Promise<void> {
 }
 
 void main().catch((e: unknown) => {
-  process.stderr.write(`taintwise failed to start: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+  process.stderr.write(`taintwise failed to start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);
 });

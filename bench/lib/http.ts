@@ -8,13 +8,31 @@ export interface HttpAnswer<T = any> {
 }
 
 /** One request without client-side timeouts (an import chunk may take minutes on a loaded machine). */
-export function http<T = any>(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer<T>> {
+export function http<T = any>(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<HttpAnswer<T>> {
   const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
   const url = new URL(path, base);
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { hostname: url.hostname, port: url.port, path: url.pathname + url.search, method, agent: false, headers: { ...(payload !== undefined ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}), ...headers } },
+      {
+        hostname: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method,
+        agent: false,
+        headers: {
+          ...(payload !== undefined
+            ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }
+            : {}),
+          ...headers,
+        },
+      },
       (res) => {
         const parts: Buffer[] = [];
         res.on('data', (c: Buffer) => parts.push(c));
@@ -38,15 +56,23 @@ export function http<T = any>(base: string, method: string, path: string, body?:
 }
 
 /** Every item of a Kubernetes-style paged list (`items` + `continue`). */
-export async function listAll<T = any>(base: string, path: string, pageSize = 5000): Promise<{ status: number; items: T[] }> {
+export async function listAll<T = any>(
+  base: string,
+  path: string,
+  pageSize = 5000,
+): Promise<{ status: number; items: T[] }> {
   const items: T[] = [];
   let token: string | undefined;
   do {
     const sep = path.includes('?') ? '&' : '?';
-    const answer = await http(base, 'GET', `${path}${sep}limit=${pageSize}${token ? `&continue=${encodeURIComponent(token)}` : ''}`);
+    const answer = await http(
+      base,
+      'GET',
+      `${path}${sep}limit=${pageSize}${token ? `&continue=${encodeURIComponent(token)}` : ''}`,
+    );
     if (answer.status !== 200) return { status: answer.status, items };
     const page = answer.body;
-    const pageItems: T[] = Array.isArray(page) ? page : page?.items ?? [];
+    const pageItems: T[] = Array.isArray(page) ? page : (page?.items ?? []);
     for (const item of pageItems) items.push(item);
     token = Array.isArray(page) ? undefined : page?.continue || page?.metadata?.continue || undefined;
   } while (token);

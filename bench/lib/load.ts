@@ -59,8 +59,13 @@ function once(options: LoadOptions, durationSec: number, record: boolean): Promi
         duration: durationSec,
         timeout: 30,
         requests: options.requests.map((r) => ({
-          method: r.method, path: r.path, body: r.body, headers: { 'content-type': 'application/json', ...(r.headers ?? {}) },
-          ...(r.distinctBody ? { setupRequest: (req: Record<string, unknown>) => ({ ...req, body: r.distinctBody!(sent++) }) } : {}),
+          method: r.method,
+          path: r.path,
+          body: r.body,
+          headers: { 'content-type': 'application/json', ...(r.headers ?? {}) },
+          ...(r.distinctBody
+            ? { setupRequest: (req: Record<string, unknown>) => ({ ...req, body: r.distinctBody!(sent++) }) }
+            : {}),
         })),
       },
       (err: Error | null, result: any) => {

@@ -20,7 +20,12 @@ export function machineInfo(): MachineInfo {
     // keep os.cpus()
   }
   const mem = /MemTotal:\s+(\d+) kB/.exec(readFileSync('/proc/meminfo', 'utf8'))?.[1];
-  return { nproc, memTotalGiB: Math.round((Number(mem) / 1024 / 1024) * 10) / 10, cpuModel: cpus()[0]?.model ?? 'unknown', loadAverage: load() };
+  return {
+    nproc,
+    memTotalGiB: Math.round((Number(mem) / 1024 / 1024) * 10) / 10,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    loadAverage: load(),
+  };
 }
 
 export function load(): number[] {
@@ -46,7 +51,9 @@ export async function versions(postgresUrl: string, redisUrl: string): Promise<R
   v.taintwise = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).version;
   try {
     v.commit = execSync('git rev-parse --short HEAD', { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
-    const dirty = execSync('git status --porcelain -- src prisma', { cwd: REPO_ROOT, encoding: 'utf8' }).split('\n').filter(Boolean).length;
+    const dirty = execSync('git status --porcelain -- src prisma', { cwd: REPO_ROOT, encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean).length;
     if (dirty) v.commit += ` + ${dirty} uncommitted file(s) under src/ and prisma/ (work in progress of the team)`;
   } catch {
     v.commit = 'unknown';

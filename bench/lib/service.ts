@@ -23,7 +23,18 @@ export interface StartedService {
 }
 
 /** Settings the bench never inherits from its own environment. */
-const STRIPPED = ['DATABASE_URL', 'REDIS_URL', 'REDIS_PREFIX', 'DATA_DIR', 'PORT', 'HOST', 'API_KEYS', 'LOG_LEVEL', 'NODE_OPTIONS', 'NODE_ENV'];
+const STRIPPED = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'REDIS_PREFIX',
+  'DATA_DIR',
+  'PORT',
+  'HOST',
+  'API_KEYS',
+  'LOG_LEVEL',
+  'NODE_OPTIONS',
+  'NODE_ENV',
+];
 
 /** The heap budget `npm start` and the image give the service (package.json, Dockerfile). */
 export const SERVICE_NODE_ARGS = ['--max-old-space-size=1024', '--max-semi-space-size=64'];
@@ -33,17 +44,24 @@ export class Service {
   readonly logs: Array<Record<string, any>> = [];
   readonly stderr: string[] = [];
   exitCode: number | null | undefined = undefined;
-  /** The signal that ended the child, when one did (ours: SIGTERM/SIGKILL from stop(); anything else came from outside). */
+  /**
+   * The signal that ended the child, when one did (ours: SIGTERM/SIGKILL from stop(); anything else came from outside).
+   */
   exitSignal: string | null = null;
   readonly exited: Promise<number | null>;
   private buffer = '';
 
-  private constructor(readonly child: ChildProcess, readonly port: number) {
-    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => {
-      this.exitCode = code ?? (signal ? -1 : null);
-      this.exitSignal = signal;
-      resolve(this.exitCode);
-    }));
+  private constructor(
+    readonly child: ChildProcess,
+    readonly port: number,
+  ) {
+    this.exited = new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        this.exitCode = code ?? (signal ? -1 : null);
+        this.exitSignal = signal;
+        resolve(this.exitCode);
+      }),
+    );
     child.stdout!.setEncoding('utf8');
     child.stdout!.on('data', (chunk: string) => this.onStdout(chunk));
     child.stderr!.setEncoding('utf8');
@@ -66,17 +84,26 @@ export class Service {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !STRIPPED.includes(k)) env[k] = v;
     Object.assign(env, {
-      PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: options.logLevel ?? 'warn',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: options.logLevel ?? 'warn',
       // The bench is the only client: a per-client rate limit would measure the limiter, not the service.
       RATE_LIMIT_PER_MINUTE: '0',
       ...options.env,
     });
     const started = performance.now();
-    const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, ...(options.nodeArgs ?? []), '-r', '@swc-node/register', 'src/main.ts'], { cwd: options.cwd ?? REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [...SERVICE_NODE_ARGS, ...(options.nodeArgs ?? []), '-r', '@swc-node/register', 'src/main.ts'],
+      { cwd: options.cwd ?? REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const service = new Service(child, port);
     const deadline = started + (options.timeoutMs ?? 180_000);
     for (;;) {
-      if (service.exitCode !== undefined) throw new Error(`taintwise exited with ${service.exitCode}${service.exitSignal ? ` (signal ${service.exitSignal}, not sent by the bench)` : ''} before it was ready:\n${service.stderr.join('').slice(-3000)}${service.logTail()}`);
+      if (service.exitCode !== undefined)
+        throw new Error(
+          `taintwise exited with ${service.exitCode}${service.exitSignal ? ` (signal ${service.exitSignal}, not sent by the bench)` : ''} before it was ready:\n${service.stderr.join('').slice(-3000)}${service.logTail()}`,
+        );
       if (performance.now() > deadline) {
         await service.stop();
         throw new Error(`taintwise was not ready within ${options.timeoutMs ?? 180_000} ms${service.logTail()}`);
@@ -97,7 +124,12 @@ export class Service {
   }
 
   logTail(): string {
-    return this.logs.length ? `\nlast log lines:\n${this.logs.slice(-10).map((l) => JSON.stringify(l)).join('\n')}` : '';
+    return this.logs.length
+      ? `\nlast log lines:\n${this.logs
+          .slice(-10)
+          .map((l) => JSON.stringify(l))
+          .join('\n')}`
+      : '';
   }
 
   /** VmRSS and VmHWM (peak) of the child, in MiB, from /proc/<pid>/status. */

@@ -17,7 +17,15 @@ export interface Summary {
 export function summarize(samples: readonly number[]): Summary {
   const sorted = [...samples].sort((a, b) => a - b);
   const mean = sorted.reduce((s, x) => s + x, 0) / (sorted.length || 1);
-  return { count: sorted.length, p50: percentile(sorted, 50), p90: percentile(sorted, 90), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] ?? NaN, mean };
+  return {
+    count: sorted.length,
+    p50: percentile(sorted, 50),
+    p90: percentile(sorted, 90),
+    p99: percentile(sorted, 99),
+    max: sorted[sorted.length - 1] ?? NaN,
+    mean,
+  };
 }
 
-export const round = (x: number, digits = 1): number => (Number.isFinite(x) ? Math.round(x * 10 ** digits) / 10 ** digits : x);
+export const round = (x: number, digits = 1): number =>
+  Number.isFinite(x) ? Math.round(x * 10 ** digits) / 10 ** digits : x;

@@ -27,7 +27,12 @@ export async function createStorage(mode: ModeName, settings: StorageSettings): 
   const id = randomBytes(5).toString('hex');
   if (mode === 'embedded') {
     const dir = mkdtempSync(join(tmpdir(), 'taintwise-bench-'));
-    return { mode, env: { DATA_DIR: dir }, describe: `PGlite in ${dir}, in-process timers`, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      mode,
+      env: { DATA_DIR: dir },
+      describe: `PGlite in ${dir}, in-process timers`,
+      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const name = `taintwise_bench_${id}`;
   await adminQuery(settings.postgresUrl, `CREATE DATABASE "${name}"`);
@@ -40,8 +45,12 @@ export async function createStorage(mode: ModeName, settings: StorageSettings): 
     describe: `PostgreSQL database ${name}, Redis prefix ${prefix}`,
     redisPrefix: prefix,
     cleanup: async () => {
-      await adminQuery(settings.postgresUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch((e) => console.error(`could not drop ${name}: ${e}`));
-      await deleteRedisKeys(settings.redisUrl, prefix).catch((e) => console.error(`could not delete Redis keys ${prefix}*: ${e}`));
+      await adminQuery(settings.postgresUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch((e) =>
+        console.error(`could not drop ${name}: ${e}`),
+      );
+      await deleteRedisKeys(settings.redisUrl, prefix).catch((e) =>
+        console.error(`could not delete Redis keys ${prefix}*: ${e}`),
+      );
     },
   };
 }
@@ -59,7 +68,12 @@ export async function adminQuery(postgresUrl: string, sql: string): Promise<any[
 }
 
 export function redisClient(redisUrl: string): Redis {
-  return new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 3000, retryStrategy: () => null });
+  return new Redis(redisUrl, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 3000,
+    retryStrategy: () => null,
+  });
 }
 
 async function deleteRedisKeys(redisUrl: string, prefix: string): Promise<void> {
@@ -77,8 +91,13 @@ async function deleteRedisKeys(redisUrl: string, prefix: string): Promise<void> 
   }
 }
 
-/** BullMQ jobs under a prefix (the armed eviction timers), whatever the queue is called: delayed, waiting (due), active. */
-export async function countDelayedJobs(redisUrl: string, prefix: string): Promise<{ delayed: number; waiting: number; active: number }> {
+/**
+ * BullMQ jobs under a prefix (the armed eviction timers), whatever the queue is called: delayed, waiting (due), active.
+ */
+export async function countDelayedJobs(
+  redisUrl: string,
+  prefix: string,
+): Promise<{ delayed: number; waiting: number; active: number }> {
   const redis = redisClient(redisUrl);
   const out = { delayed: 0, waiting: 0, active: 0 };
   try {

@@ -30,7 +30,8 @@ function canonical(value: unknown, depthLeft: number): string | undefined {
     }
     return `${out}]`;
   }
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return canonical((value as { toJSON(): unknown }).toJSON(), depthLeft);
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
+    return canonical((value as { toJSON(): unknown }).toJSON(), depthLeft);
   const record = value as Record<string, unknown>;
   const keys = Object.keys(record).sort();
   let out = '{';

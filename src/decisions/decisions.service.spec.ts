@@ -12,30 +12,74 @@ import { DecisionsService } from './decisions.service';
 
 const at = new Date('2026-01-01T00:00:00Z');
 const node = (name: string, over: Partial<StoredNode> = {}): StoredNode => ({
-  name, labels: { zone: 'a' }, taints: [], unschedulable: false, conditions: [], allocatable: { cpu: '1', memory: '8Gi', pods: '110' },
-  resourceVersion: '1', createdAt: at, updatedAt: at, ...over,
+  name,
+  labels: { zone: 'a' },
+  taints: [],
+  unschedulable: false,
+  conditions: [],
+  allocatable: { cpu: '1', memory: '8Gi', pods: '110' },
+  resourceVersion: '1',
+  createdAt: at,
+  updatedAt: at,
+  ...over,
 });
 const pod = (name: string, over: Partial<StoredPod> = {}): StoredPod => ({
-  namespace: 'default', name, uid: `uid-${name}`, nodeName: null, phase: 'Pending', boundAt: null, tolerations: [],
-  nodeSelector: {}, affinity: null, priority: 0, owner: null, resources: { requests: { cpu: '600m' } }, requests: { cpu: 600 },
-  hostNetwork: false, resourceVersion: '1', createdAt: at, updatedAt: at, ...over,
+  namespace: 'default',
+  name,
+  uid: `uid-${name}`,
+  nodeName: null,
+  phase: 'Pending',
+  boundAt: null,
+  tolerations: [],
+  nodeSelector: {},
+  affinity: null,
+  priority: 0,
+  owner: null,
+  resources: { requests: { cpu: '600m' } },
+  requests: { cpu: 600 },
+  hostNetwork: false,
+  resourceVersion: '1',
+  createdAt: at,
+  updatedAt: at,
+  ...over,
 });
 const admin: Principal = { name: 'a', role: 'admin', anonymous: false };
 const viewer: Principal = { name: 'v', role: 'viewer', anonymous: false };
 
 function setUp() {
   const snapshot = new InventorySnapshot();
-  snapshot.load([
-    node('n1'), node('n2', { labels: { zone: 'b' } }),
-    node('n3', { taints: [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }] }), node('n4', { unschedulable: true }),
-  ], [pod('bound', { nodeName: 'n1', phase: 'Running' })]);
+  snapshot.load(
+    [
+      node('n1'),
+      node('n2', { labels: { zone: 'b' } }),
+      node('n3', { taints: [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }] }),
+      node('n4', { unschedulable: true }),
+    ],
+    [pod('bound', { nodeName: 'n1', phase: 'Running' })],
+  );
   const metrics = new Metrics();
-  const pods = { admit: (spec) => applyAdmissionDefaults(spec), get: () => Promise.reject(new Error('not in the snapshot')) } as Pick<PodService, 'admit' | 'get'>;
-  const config = { COMPARISON_OPERATORS: true, REDACT_TAINTS: false, REDACT_TAINTS_BELOW_ROLE: 'operator' } as AppConfig;
-  const service = new DecisionsService({ snapshot } as SnapshotService, pods as PodService, config, { now: () => at } as Clock, metrics);
+  const pods = {
+    admit: (spec) => applyAdmissionDefaults(spec),
+    get: () => Promise.reject(new Error('not in the snapshot')),
+  } as Pick<PodService, 'admit' | 'get'>;
+  const config = {
+    COMPARISON_OPERATORS: true,
+    REDACT_TAINTS: false,
+    REDACT_TAINTS_BELOW_ROLE: 'operator',
+  } as AppConfig;
+  const service = new DecisionsService(
+    { snapshot } as SnapshotService,
+    pods as PodService,
+    config,
+    { now: () => at } as Clock,
+    metrics,
+  );
   const counts = async () => {
     const values = (await metrics.decisionCache.get()).values;
-    return { hit: values.find((v) => v.labels.result === 'hit')?.value, miss: values.find((v) => v.labels.result === 'miss')?.value };
+    return {
+      hit: values.find((v) => v.labels.result === 'hit')?.value,
+      miss: values.find((v) => v.labels.result === 'miss')?.value,
+    };
   };
   return { snapshot, service, counts };
 }
@@ -50,10 +94,17 @@ describe('DecisionsService feasible-nodes decision cache', () => {
     const second = await service.feasibleNodesJson(JSON.parse(JSON.stringify(body)), admin);
     expect(second).toBe(first);
     // The same question with its keys in another order.
-    expect(await service.feasibleNodesJson({ limit: 10, pod: { resources: { requests: { cpu: '500m' } }, tolerations: [] } }, admin)).toBe(first);
+    expect(
+      await service.feasibleNodesJson(
+        { limit: 10, pod: { resources: { requests: { cpu: '500m' } }, tolerations: [] } },
+        admin,
+      ),
+    ).toBe(first);
     expect(await counts()).toEqual({ hit: 2, miss: 1 });
     expect(JSON.parse(first)).toEqual(await service.feasibleNodes(body, admin));
-    expect(JSON.parse(first).message).toBe('1/4 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {gpu: true}, 1 node(s) were unschedulable.');
+    expect(JSON.parse(first).message).toBe(
+      '1/4 nodes are available: 1 Insufficient cpu, 1 node(s) had untolerated taint {gpu: true}, 1 node(s) were unschedulable.',
+    );
   });
 
   it('any snapshot change invalidates: the next answer is computed again and sees the change', async () => {
@@ -75,12 +126,22 @@ describe('DecisionsService feasible-nodes decision cache', () => {
     expect(redacted.message).toContain('untolerated taint(s)');
     expect(full.message).toContain('{gpu: true}');
     expect((await service.feasibleNodes({ ...body, limit: 1 }, admin)).nodes).toHaveLength(1);
-    expect((await service.feasibleNodes({ ...body, nodeNames: ['n3', 'n2', 'n3'] }, admin)).nodes.map((n) => n.name)).toEqual(['n2', 'n3']);
+    expect(
+      (await service.feasibleNodes({ ...body, nodeNames: ['n3', 'n2', 'n3'] }, admin)).nodes.map((n) => n.name),
+    ).toEqual(['n2', 'n3']);
     expect((await service.feasibleNodes({ ...body, labelSelector: 'zone=b' }, admin)).totalNodes).toBe(1);
-    expect((await service.feasibleNodes({ ...body, pod: { ...body.pod, nodeSelector: { zone: 'b' } } }, admin)).feasibleCount).toBe(1);
-    expect((await service.feasibleNodes({ ...body, pod: { ...body.pod, resources: { requests: { cpu: '2' } } } }, admin)).feasibleCount).toBe(0);
+    expect(
+      (await service.feasibleNodes({ ...body, pod: { ...body.pod, nodeSelector: { zone: 'b' } } }, admin))
+        .feasibleCount,
+    ).toBe(1);
+    expect(
+      (await service.feasibleNodes({ ...body, pod: { ...body.pod, resources: { requests: { cpu: '2' } } } }, admin))
+        .feasibleCount,
+    ).toBe(0);
     expect(await counts()).toEqual({ hit: 0, miss: 7 });
-    expect(await service.feasibleNodes({ ...body, nodeNames: ['n2', 'n3'] }, admin)).toEqual(await service.feasibleNodes({ ...body, nodeNames: ['n3', 'n2'] }, admin));
+    expect(await service.feasibleNodes({ ...body, nodeNames: ['n2', 'n3'] }, admin)).toEqual(
+      await service.feasibleNodes({ ...body, nodeNames: ['n3', 'n2'] }, admin),
+    );
     expect((await counts()).hit).toBe(2);
   });
 
@@ -90,18 +151,25 @@ describe('DecisionsService feasible-nodes decision cache', () => {
     expect(answer.nodes.find((n) => n.name === 'n1')?.feasible).toBe(true);
     expect(await service.feasibleNodes({ podRef: { namespace: 'default', name: 'bound' } }, admin)).toBe(answer);
     // The inline twin of the stored pod, unbound, sees n1 as full.
-    const inline = await service.feasibleNodes({ pod: { tolerations: [], resources: { requests: { cpu: '600m' } } } }, admin);
+    const inline = await service.feasibleNodes(
+      { pod: { tolerations: [], resources: { requests: { cpu: '600m' } } } },
+      admin,
+    );
     expect(inline.nodes.find((n) => n.name === 'n1')?.feasible).toBe(false);
     // The snapshot itself is untouched.
     expect(snapshot.schedulingNode('n1')?.requested.cpu).toBe(600);
   });
 
-  it('gives the same answers as deciding over the snapshot\'s nodes directly', async () => {
+  it("gives the same answers as deciding over the snapshot's nodes directly", async () => {
     const { snapshot, service } = setUp();
     for (const cpu of ['100m', '500m', '1']) {
       const spec = { tolerations: [], resources: { requests: { cpu } } };
       const admitted = applyAdmissionDefaults(spec);
-      const direct = decideFeasibleNodes({ spec: admitted, requests: { cpu: cpu === '1' ? 1000 : parseInt(cpu, 10) } }, snapshot.schedulingNodes(), { limit: 100 });
+      const direct = decideFeasibleNodes(
+        { spec: admitted, requests: { cpu: cpu === '1' ? 1000 : parseInt(cpu, 10) } },
+        snapshot.schedulingNodes(),
+        { limit: 100 },
+      );
       expect(await service.feasibleNodes({ pod: spec }, admin)).toEqual(JSON.parse(JSON.stringify(direct)));
     }
   });
@@ -112,7 +180,11 @@ describe('DecisionsService feasible-nodes decision cache', () => {
     await expect(service.feasibleNodes(invalid, admin)).rejects.toMatchObject({ kind: 'Invalid' });
     await expect(service.feasibleNodes(invalid, admin)).rejects.toMatchObject({ kind: 'Invalid' });
     await expect(service.feasibleNodes({ pod: {}, bogus: 1 }, admin)).rejects.toMatchObject({ kind: 'BadRequest' });
-    await expect(service.feasibleNodes({ pod: {}, nodeNames: ['nope'] }, admin)).rejects.toMatchObject({ kind: 'NotFound' });
-    await expect(service.feasibleNodes({ pod: {}, nodeNames: ['nope'] }, admin)).rejects.toMatchObject({ kind: 'NotFound' });
+    await expect(service.feasibleNodes({ pod: {}, nodeNames: ['nope'] }, admin)).rejects.toMatchObject({
+      kind: 'NotFound',
+    });
+    await expect(service.feasibleNodes({ pod: {}, nodeNames: ['nope'] }, admin)).rejects.toMatchObject({
+      kind: 'NotFound',
+    });
   });
 });

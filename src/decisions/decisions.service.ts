@@ -5,14 +5,22 @@ import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
 import { CLOCK } from '../kernel/tokens';
 import { partitionTaintImpact, type PodOnTaintedNode } from '../domain/eviction/eviction-changes';
 import { applyTaintChanges } from '../domain/kubectl-taint/apply-taint-changes';
-import { parseTaintSpecs, type TaintChanges, type TaintRemoval } from '../domain/kubectl-taint/parse-taint-specs';
+import { parseTaintSpecs, type TaintRemoval } from '../domain/kubectl-taint/parse-taint-specs';
 import { compilePod, type CompiledPod, type PodToPlace } from '../domain/scheduling/compile-pod';
 import { decideFeasibleNodes, type FeasibleNodesDecision } from '../domain/scheduling/feasible-nodes';
 import { nodeIndex, withNodeResources, type NodeTable } from '../domain/scheduling/node-table';
 import { decideTolerationMatch } from '../domain/scheduling/toleration-match';
 import { schedulingSignature, taintToString } from '../domain/tolerations/taint-to-string';
 import type { MatchOptions } from '../domain/tolerations/tolerates-taint';
-import type { FieldError, PodSpec, ResourceVector, SchedulingNode, Taint, TaintEffect, Toleration } from '../domain/types';
+import type {
+  FieldError,
+  PodSpec,
+  ResourceVector,
+  SchedulingNode,
+  Taint,
+  TaintEffect,
+  Toleration,
+} from '../domain/types';
 import { aggregateMessages, formatFieldError, goQuote } from '../domain/validation/field-errors';
 import { validateNodeTaints } from '../domain/validation/validate-node-taints';
 import { validatePodSpecObject } from '../domain/validation/validate-objects';
@@ -27,8 +35,20 @@ import { Metrics } from '../kernel/observability/metrics';
 import type { InventorySnapshot } from '../kernel/snapshot/inventory-snapshot';
 import { SnapshotService } from '../kernel/snapshot/snapshot.service';
 import type { Clock } from '../kernel/timers/clock';
-import type { FeasibleNodesAnswer, PodRef, TaintImpactAnswer, TaintView, TolerationMatchAnswer } from './decision-answers';
-import { DEFAULT_FEASIBLE_LIMIT, feasibleNodesBodySchema, taintImpactBodySchema, tolerationMatchBodySchema, type FeasibleNodesBody } from './decision-bodies';
+import type {
+  FeasibleNodesAnswer,
+  PodRef,
+  TaintImpactAnswer,
+  TaintView,
+  TolerationMatchAnswer,
+} from './decision-answers';
+import {
+  DEFAULT_FEASIBLE_LIMIT,
+  feasibleNodesBodySchema,
+  taintImpactBodySchema,
+  tolerationMatchBodySchema,
+  type FeasibleNodesBody,
+} from './decision-bodies';
 import { LRUCache } from 'lru-cache';
 import { canonicalJson, canonicalJsonWithin } from './decision-cache';
 import { groupPendingPods, pendingImpact, type PendingGroup } from './pending-impact';
@@ -114,9 +134,15 @@ export class DecisionsService {
     const { input, inline } = this.feasibleNodesQuestion(body);
     const stored = inline === undefined ? await this.storedPod(input.podRef!) : undefined;
     const podKey = inline?.key ?? canonicalJson([schedulingInputs(stored!.pod), stored!.boundTo ?? null]);
-    const redactTaints = this.config.REDACT_TAINTS || !roleAtLeast(principal.role, this.config.REDACT_TAINTS_BELOW_ROLE);
+    const redactTaints =
+      this.config.REDACT_TAINTS || !roleAtLeast(principal.role, this.config.REDACT_TAINTS_BELOW_ROLE);
     const limit = input.limit ?? DEFAULT_FEASIBLE_LIMIT;
-    const selection = input.nodeNames !== undefined ? canonicalJson(uniqueSorted(input.nodeNames)) : input.labelSelector !== undefined ? canonicalJson(input.labelSelector) : '*';
+    const selection =
+      input.nodeNames !== undefined
+        ? canonicalJson(uniqueSorted(input.nodeNames))
+        : input.labelSelector !== undefined
+          ? canonicalJson(input.labelSelector)
+          : '*';
     const snapshot = this.snapshots.snapshot;
     const key = `${podKey}\u0001${selection}\u0001${limit}\u0001${redactTaints}\u0001${snapshot.changeCount}`;
     const cached = this.decisionCache.get(key);
@@ -142,8 +168,11 @@ export class DecisionsService {
    * its keys in another order).
    */
   private feasibleNodesQuestion(body: unknown): FeasibleNodesQuestion {
-    const asSent = body !== null && typeof body === 'object' ? JSON.stringify(body) : undefined;
-    const bodyKey = asSent !== undefined && asSent.length <= MAX_REMEMBERED_BODY ? canonicalJsonWithin(body, MAX_BODY_DEPTH) : undefined;
+    const asSent = body !== null && typeof body === 'object' ? jsonOrUndefined(body) : undefined;
+    const bodyKey =
+      asSent !== undefined && asSent.length <= MAX_REMEMBERED_BODY
+        ? canonicalJsonWithin(body, MAX_BODY_DEPTH)
+        : undefined;
     const remember = bodyKey !== undefined;
     if (remember) {
       const known = this.questions.get(asSent!) ?? this.questions.get(bodyKey);
@@ -155,7 +184,10 @@ export class DecisionsService {
     let question: FeasibleNodesQuestion = { input };
     if (input.pod) {
       const { pod } = this.admittedInlinePod(input.pod);
-      question = { input, inline: { compiled: compilePod(pod, this.matchOptions), key: canonicalJson([schedulingInputs(pod), null]) } };
+      question = {
+        input,
+        inline: { compiled: compilePod(pod, this.matchOptions), key: canonicalJson([schedulingInputs(pod), null]) },
+      };
     }
     if (remember) {
       this.questions.set(bodyKey, question);
@@ -172,10 +204,16 @@ export class DecisionsService {
    */
   taintImpact(body: unknown): TaintImpactAnswer {
     const input = parseBody(taintImpactBodySchema, body, 'taint-impact request');
-    const targets = [input.nodes !== undefined, input.labelSelector !== undefined, input.all === true].filter(Boolean).length;
+    const targets = [input.nodes !== undefined, input.labelSelector !== undefined, input.all === true].filter(
+      Boolean,
+    ).length;
     if (targets !== 1) {
       throw new AppError('BadRequest', 'name the nodes with exactly one of "nodes", "labelSelector" or "all": true', [
-        { field: 'nodes', type: 'Invalid value', message: 'Invalid value: exactly one of nodes, labelSelector, all: true is required' },
+        {
+          field: 'nodes',
+          type: 'Invalid value',
+          message: 'Invalid value: exactly one of nodes, labelSelector, all: true is required',
+        },
       ]);
     }
     const changes = parseTaintSpecs(input.taints);
@@ -193,7 +231,10 @@ export class DecisionsService {
       const remove: TaintRemoval[] = [];
       for (const removal of changes.remove) {
         if (current.some((taint) => matchesRemoval(taint, removal))) remove.push(removal);
-        else warnings.push(`node ${node.name}: taint ${goQuote(taintToString(removal))} not found (kubectl taint would refuse the command; ignored on this node)`);
+        else
+          warnings.push(
+            `node ${node.name}: taint ${goQuote(taintToString(removal))} not found (kubectl taint would refuse the command; ignored on this node)`,
+          );
       }
       const applied = applyTaintChanges(node.name, current, { add: changes.add, remove }, { overwrite: true, now: at });
       if (schedulingSignature(applied.taints) !== schedulingSignature(current)) {
@@ -202,7 +243,11 @@ export class DecisionsService {
       }
       // Pods in (namespace, name) order per node, nodes by name: the answer needs no global sort.
       for (const pod of [...snapshot.podsOn(node.name)].sort(compareRefs)) {
-        bound.push({ pod: { ref: pod, tolerations: pod.tolerations, boundAt: pod.boundAt ?? pod.createdAt }, node: node.name, taints: applied.taints });
+        bound.push({
+          pod: { ref: pod, tolerations: pod.tolerations, boundAt: pod.boundAt ?? pod.createdAt },
+          node: node.name,
+          taints: applied.taints,
+        });
       }
     }
 
@@ -210,8 +255,13 @@ export class DecisionsService {
     const pending = pendingImpact(this.pendingGroupsOf(snapshot), snapshot.schedulingNodes(), before, after);
     return {
       at,
-      evictions: partition.evictions
-        .map((e) => ({ pod: refOf(e.pod.ref), node: e.node, action: e.action, afterSeconds: e.afterSeconds, evictAt: e.evictAt })),
+      evictions: partition.evictions.map((e) => ({
+        pod: refOf(e.pod.ref),
+        node: e.node,
+        action: e.action,
+        afterSeconds: e.afterSeconds,
+        evictAt: e.evictAt,
+      })),
       tolerating: partition.tolerating.map((t) => ({ pod: refOf(t.pod.ref), node: t.node })),
       unschedulablePending: pending.lost.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
       schedulablePending: pending.gained.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
@@ -223,7 +273,9 @@ export class DecisionsService {
   tolerationMatch(body: unknown): TolerationMatchAnswer {
     const input = parseBody(tolerationMatchBodySchema, body, 'toleration-match request');
     const taints: Taint[] = input.taints.map((t) => ({
-      key: t.key, value: t.value ?? '', effect: t.effect as TaintEffect,
+      key: t.key,
+      value: t.value ?? '',
+      effect: t.effect as TaintEffect,
       ...(t.timeAdded ? { timeAdded: new Date(t.timeAdded) } : {}),
     }));
     const tolerations = input.tolerations as Toleration[];
@@ -235,7 +287,9 @@ export class DecisionsService {
     const decision = decideTolerationMatch(taints, tolerations, this.matchOptions);
     return {
       matches: decision.matches.map((m) => ({
-        taint: taintView(m.taint), tolerated: m.tolerated, ...(m.tolerationIndex !== undefined ? { tolerationIndex: m.tolerationIndex } : {}),
+        taint: taintView(m.taint),
+        tolerated: m.tolerated,
+        ...(m.tolerationIndex !== undefined ? { tolerationIndex: m.tolerationIndex } : {}),
       })),
       schedulable: decision.schedulable,
       preferAvoid: decision.preferAvoid,
@@ -255,7 +309,12 @@ export class DecisionsService {
       hostNetwork: body.hostNetwork ?? false,
     };
     const errors = validatePodSpecObject(
-      { tolerations: spec.tolerations, nodeSelector: spec.nodeSelector!, affinity: spec.affinity!, resources: spec.resources! },
+      {
+        tolerations: spec.tolerations,
+        nodeSelector: spec.nodeSelector!,
+        affinity: spec.affinity!,
+        resources: spec.resources!,
+      },
       this.matchOptions,
     ).map((e) => ({ ...e, field: `pod.${e.field}` }));
     if (errors.length > 0) throw invalidRequest('pod', errors);
@@ -265,14 +324,24 @@ export class DecisionsService {
 
   /** An active pod from the snapshot; otherwise the stored one (404 when there is none). */
   private async storedPod(ref: PodRef): Promise<{ pod: PodToPlace; boundTo?: string }> {
-    const stored = this.snapshots.snapshot.pod(ref.namespace, ref.name) ?? (await this.pods.get(ref.namespace, ref.name));
-    const spec: PodSpec = { tolerations: stored.tolerations, nodeSelector: stored.nodeSelector, affinity: stored.affinity, resources: stored.resources };
+    const stored =
+      this.snapshots.snapshot.pod(ref.namespace, ref.name) ?? (await this.pods.get(ref.namespace, ref.name));
+    const spec: PodSpec = {
+      tolerations: stored.tolerations,
+      nodeSelector: stored.nodeSelector,
+      affinity: stored.affinity,
+      resources: stored.resources,
+    };
     const bound = stored.nodeName !== null && (stored.phase === 'Pending' || stored.phase === 'Running');
     return { pod: { spec, requests: stored.requests }, boundTo: bound ? stored.nodeName! : undefined };
   }
 
   /** All nodes, the named ones (404 listing the unknown names), or those the label selector picks; by name. */
-  private candidateNodes(snapshot: InventorySnapshot, names: string[] | undefined, labelSelector: string | undefined): readonly SchedulingNode[] {
+  private candidateNodes(
+    snapshot: InventorySnapshot,
+    names: string[] | undefined,
+    labelSelector: string | undefined,
+  ): readonly SchedulingNode[] {
     if (names !== undefined) {
       const unique = [...new Set(names)].sort();
       const missing = unique.filter((name) => snapshot.schedulingNode(name) === undefined);
@@ -288,7 +357,11 @@ export class DecisionsService {
   }
 
   /** {@link candidateNodes} as rows of the scheduling table (undefined: every node), with the same 404. */
-  private candidateRows(table: NodeTable, names: string[] | undefined, labelSelector: string | undefined): Int32Array | undefined {
+  private candidateRows(
+    table: NodeTable,
+    names: string[] | undefined,
+    labelSelector: string | undefined,
+  ): Int32Array | undefined {
     if (names !== undefined) {
       const unique = uniqueSorted(names);
       const rows = unique.map((name) => nodeIndex(table, name));
@@ -318,12 +391,20 @@ function exactlyOne(input: Record<string, unknown>, fields: [string, string], re
   const given = fields.filter((f) => input[f] !== undefined);
   if (given.length === 2) {
     throw new AppError('BadRequest', `"${fields[0]}" and "${fields[1]}" are mutually exclusive`, [
-      { field: fields[1], type: 'Invalid value', message: `Invalid value: may not be given together with ${fields[0]}` },
+      {
+        field: fields[1],
+        type: 'Invalid value',
+        message: `Invalid value: may not be given together with ${fields[0]}`,
+      },
     ]);
   }
   if (required && given.length === 0) {
     throw new AppError('BadRequest', `one of "${fields[0]}" or "${fields[1]}" is required`, [
-      { field: fields[0], type: 'Required value', message: `Required value: give ${fields[0]} (an inline pod spec) or ${fields[1]} ({namespace, name})` },
+      {
+        field: fields[0],
+        type: 'Required value',
+        message: `Required value: give ${fields[0]} (an inline pod spec) or ${fields[1]} ({namespace, name})`,
+      },
     ]);
   }
 }
@@ -338,14 +419,20 @@ function withoutOwnRequests(table: NodeTable, nodeName: string, requests: Resour
   if (i === undefined) return table;
   const node = table.nodes[i];
   const requested: ResourceVector = { ...node.requested };
-  for (const [name, amount] of Object.entries(requests)) if (name !== 'pods') requested[name] = (requested[name] ?? 0) - amount;
+  for (const [name, amount] of Object.entries(requests))
+    if (name !== 'pods') requested[name] = (requested[name] ?? 0) - amount;
   requested.pods = Math.max(0, (requested.pods ?? 0) - 1);
   return withNodeResources(table, i, { ...node, requested });
 }
 
 /** What the answer depends on in a pod to place (compilePod reads these; `requests` is always set here). */
 function schedulingInputs(pod: PodToPlace): unknown {
-  return { tolerations: pod.spec.tolerations, nodeSelector: pod.spec.nodeSelector, affinity: pod.spec.affinity, requests: pod.requests };
+  return {
+    tolerations: pod.spec.tolerations,
+    nodeSelector: pod.spec.nodeSelector,
+    affinity: pod.spec.affinity,
+    requests: pod.requests,
+  };
 }
 
 /** Distinct names in code-unit order (the snapshot's node order). */
@@ -363,13 +450,19 @@ function taintInterner(): (taints: readonly Taint[]) => readonly Taint[] {
   return (taints) => {
     const signature = schedulingSignature(taints);
     let list = shared.get(signature);
-    if (list === undefined) shared.set(signature, (list = taints.map((t) => ({ key: t.key, value: t.value ?? '', effect: t.effect }))));
+    if (list === undefined)
+      shared.set(signature, (list = taints.map((t) => ({ key: t.key, value: t.value ?? '', effect: t.effect }))));
     return list;
   };
 }
 
 function taintView(taint: Taint): TaintView {
-  return { key: taint.key, value: taint.value ?? '', effect: taint.effect, ...(taint.timeAdded ? { timeAdded: taint.timeAdded } : {}) };
+  return {
+    key: taint.key,
+    value: taint.value ?? '',
+    effect: taint.effect,
+    ...(taint.timeAdded ? { timeAdded: taint.timeAdded } : {}),
+  };
 }
 
 function presentFeasibleNodes(decision: FeasibleNodesDecision): FeasibleNodesAnswer {
@@ -377,16 +470,20 @@ function presentFeasibleNodes(decision: FeasibleNodesDecision): FeasibleNodesAns
     totalNodes: decision.totalNodes,
     feasibleCount: decision.feasibleCount,
     message: decision.message,
-    nodes: decision.nodes.map((node) => node.feasible
-      ? { name: node.name, feasible: true, score: node.score, scores: node.scores }
-      : {
-        name: node.name, feasible: false,
-        reasons: node.reasons.map((r) => ({
-          plugin: r.plugin, message: r.message,
-          ...(r.taint ? { taint: { key: r.taint.key, value: r.taint.value ?? '', effect: r.taint.effect } } : {}),
-          ...(r.resource ? { resource: r.resource } : {}),
-        })),
-      }),
+    nodes: decision.nodes.map((node) =>
+      node.feasible
+        ? { name: node.name, feasible: true, score: node.score, scores: node.scores }
+        : {
+            name: node.name,
+            feasible: false,
+            reasons: node.reasons.map((r) => ({
+              plugin: r.plugin,
+              message: r.message,
+              ...(r.taint ? { taint: { key: r.taint.key, value: r.taint.value ?? '', effect: r.taint.effect } } : {}),
+              ...(r.resource ? { resource: r.resource } : {}),
+            })),
+          },
+    ),
   };
 }
 
@@ -394,5 +491,15 @@ function refOf(pod: { namespace: string; name: string }): PodRef {
   return { namespace: pod.namespace, name: pod.name };
 }
 
-const compareRefs = (a: PodRef, b: PodRef) => (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+const compareRefs = (a: PodRef, b: PodRef) =>
+  a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 const byPod = (a: { pod: PodRef }, b: { pod: PodRef }) => compareRefs(a.pod, b.pod);
+
+/** JSON.stringify, or undefined for a body nested deeper than V8's stack allows (thousands of levels). */
+function jsonOrUndefined(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined; // RangeError: such a body is refused by validation; it is just not remembered
+  }
+}

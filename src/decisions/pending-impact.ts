@@ -22,7 +22,10 @@ export interface PendingGroup<P> {
  * what-if evaluates each distinct spec once: a Deployment's 300 pending replicas are one group.
  * Specs that differ only by key order land in different groups — slower, never wrong.
  */
-export function groupPendingPods<P extends PendingPodSpec>(pods: Iterable<P>, matchOptions: MatchOptions): Array<PendingGroup<P>> {
+export function groupPendingPods<P extends PendingPodSpec>(
+  pods: Iterable<P>,
+  matchOptions: MatchOptions,
+): Array<PendingGroup<P>> {
   const groups = new Map<string, PendingGroup<P>>();
   for (const pod of pods) {
     const key = JSON.stringify([pod.tolerations, pod.nodeSelector, pod.affinity, pod.requests]);

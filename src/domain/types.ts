@@ -109,13 +109,7 @@ export interface SchedulingNode {
 
 /** One field-level validation error, worded as k8s.io/apimachinery/pkg/util/validation/field does. */
 export type FieldErrorType =
-  | 'Invalid value'
-  | 'Unsupported value'
-  | 'Required value'
-  | 'Duplicate value'
-  | 'Forbidden'
-  | 'Too long'
-  | 'Too many';
+  'Invalid value' | 'Unsupported value' | 'Required value' | 'Duplicate value' | 'Forbidden' | 'Too long' | 'Too many';
 
 export interface FieldError {
   /** Path in taintwise's JSON: `tolerations[0].operator`, `taints[1].effect`. */

@@ -35,6 +35,10 @@ export class EventHistoryService {
       subjectKind: query.subjectKind || undefined,
       subjectName: query.subjectName || undefined,
     };
-    return readPage(limit, (take) => this.events.list(this.uow.db, filter, take), (e) => [e.id]);
+    return readPage(
+      limit,
+      (take) => this.events.list(this.uow.db, filter, take),
+      (e) => [e.id],
+    );
   }
 }

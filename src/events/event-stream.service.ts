@@ -32,7 +32,10 @@ export class EventStreamService implements OnModuleDestroy {
   }
 
   /** Streams into `res` (headers not sent yet) until the client goes away or the app stops. */
-  async stream(res: ServerResponse, options: { types?: string[]; from?: EventPosition; requestId: string; heartbeatMs?: number }): Promise<void> {
+  async stream(
+    res: ServerResponse,
+    options: { types?: string[]; from?: EventPosition; requestId: string; heartbeatMs?: number },
+  ): Promise<void> {
     const wanted = options.types ? new Set(options.types) : undefined;
     const keep = (e: TaintwiseEvent) => !wanted || wanted.has(e.type);
     let lastSent = -1n;

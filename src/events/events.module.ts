@@ -4,7 +4,9 @@ import { EventStreamService } from './event-stream.service';
 import { EventsController } from './events.controller';
 import { EventsResolver } from './graphql/events.resolver';
 
-/** The event log as streams (SSE, GraphQL subscription) and as the audit history. EventBus comes from InventoryModule. */
+/**
+ * The event log as streams (SSE, GraphQL subscription) and as the audit history. EventBus comes from InventoryModule.
+ */
 @Module({
   controllers: [EventsController],
   providers: [EventStreamService, EventHistoryService, EventsResolver],

@@ -4,7 +4,11 @@ import { NodeRepository } from '../kernel/persistence/repositories/node.reposito
 import { PodRepository } from '../kernel/persistence/repositories/pod.repository';
 import { UnitOfWork } from '../kernel/persistence/unit-of-work';
 import { EvictionPlanner } from './eviction-planner.service';
-import { EvictionRepository, type DueQuery, type ScheduledRow } from '../kernel/persistence/repositories/eviction.repository';
+import {
+  EvictionRepository,
+  type DueQuery,
+  type ScheduledRow,
+} from '../kernel/persistence/repositories/eviction.repository';
 
 /** Who evictions done by a timer are recorded as (the upstream controller's name). */
 export const EVICTION_WORKER_ACTOR = 'taint-eviction-controller';
@@ -121,7 +125,9 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
   /** Every part's batches until one comes back short, then a check for due rows someone else held. */
   private async sweep(): Promise<void> {
     const parts = this.uow.concurrentTransactions ? SWEEP_PARTS_POSTGRES : 1;
-    const outcomes = await Promise.allSettled(Array.from({ length: parts }, (_, part) => this.sweepPart({ part, parts })));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: parts }, (_, part) => this.sweepPart({ part, parts })),
+    );
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
     if (!this.stopped && (await this.dueRowsLeft())) this.scheduleFollowUp();
@@ -140,7 +146,9 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
     if (this.followUp || this.stopped) return;
     this.followUp = setTimeout(() => {
       this.followUp = undefined;
-      this.request().catch((error: unknown) => this.logger.warn({ msg: 'follow-up eviction sweep failed', err: String(error) }));
+      this.request().catch((error: unknown) =>
+        this.logger.warn({ msg: 'follow-up eviction sweep failed', err: String(error) }),
+      );
     }, FOLLOW_UP_MS);
     this.followUp.unref();
   }
@@ -157,7 +165,11 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
       if (outcome.succeeded === 0) throw error;
       const until = this.uow.now().getTime() + QUARANTINE_MS;
       for (const id of outcome.failed) this.quarantine.set(id, until);
-      this.logger.warn({ msg: 'eviction rows failed on their own; left out of sweeps for a while', rows: outcome.failed, err: String(error) });
+      this.logger.warn({
+        msg: 'eviction rows failed on their own; left out of sweeps for a while',
+        rows: outcome.failed,
+        err: String(error),
+      });
       return taken.length;
     }
   }
@@ -196,8 +208,17 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
       taken.push(...rows.map((r) => r.id));
       if (rows.length === 0) return 0;
 
-      const pods = new Map((await this.pods.findByUids(tx, rows.map((r) => r.podUid))).map((p) => [p.uid, p]));
-      const nodes = new Map((await this.nodes.findByNames(tx, [...new Set(rows.map((r) => r.nodeName))])).map((n) => [n.name, n]));
+      const pods = new Map(
+        (
+          await this.pods.findByUids(
+            tx,
+            rows.map((r) => r.podUid),
+          )
+        ).map((p) => [p.uid, p]),
+      );
+      const nodes = new Map(
+        (await this.nodes.findByNames(tx, [...new Set(rows.map((r) => r.nodeName))])).map((n) => [n.name, n]),
+      );
       const onNode: StoredPod[] = [];
       const left: Array<{ uid: string; namespace: string; name: string }> = [];
       for (const row of rows) {

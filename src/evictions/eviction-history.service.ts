@@ -2,7 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { AppError } from '../kernel/errors/app-error';
 import { decodeContinue, parseLimit, readPage, type Page } from '../kernel/http/paging';
 import { UnitOfWork } from '../kernel/persistence/unit-of-work';
-import { EVICTION_STATUSES, EvictionRepository, type EvictionStatus, type StoredEviction } from '../kernel/persistence/repositories/eviction.repository';
+import {
+  EVICTION_STATUSES,
+  EvictionRepository,
+  type EvictionStatus,
+  type StoredEviction,
+} from '../kernel/persistence/repositories/eviction.repository';
 
 export interface EvictionQuery {
   status?: unknown;
@@ -24,11 +29,18 @@ export class EvictionHistoryService {
     const limit = parseLimit(query.limit);
     const status = optionalString(query.status, 'status');
     if (status !== undefined && !EVICTION_STATUSES.includes(status as EvictionStatus)) {
-      throw new AppError('BadRequest', `status must be one of ${EVICTION_STATUSES.join(', ')}`, [{ field: 'status', type: 'Unsupported value', message: `Unsupported value: "${status}": supported values: ${EVICTION_STATUSES.map((s) => `"${s}"`).join(', ')}` }]);
+      throw new AppError('BadRequest', `status must be one of ${EVICTION_STATUSES.join(', ')}`, [
+        {
+          field: 'status',
+          type: 'Unsupported value',
+          message: `Unsupported value: "${status}": supported values: ${EVICTION_STATUSES.map((s) => `"${s}"`).join(', ')}`,
+        },
+      ]);
     }
     const after = decodeContinue(query.continue, 2);
     const position = after ? { createdAt: new Date(after[0]), id: after[1] } : undefined;
-    if (position && (Number.isNaN(position.createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(position.id))) decodeContinue('!', 2);
+    if (position && (Number.isNaN(position.createdAt.getTime()) || !/^[0-9a-f-]{36}$/.test(position.id)))
+      decodeContinue('!', 2);
     const filter = {
       status: status as EvictionStatus | undefined,
       node: optionalString(query.node, 'node'),
@@ -41,6 +53,9 @@ export class EvictionHistoryService {
 
 function optionalString(value: unknown, field: string): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string') throw new AppError('BadRequest', `${field} must be given once`, [{ field, type: 'Invalid value', message: 'Invalid value: must be a single string' }]);
+  if (typeof value !== 'string')
+    throw new AppError('BadRequest', `${field} must be given once`, [
+      { field, type: 'Invalid value', message: 'Invalid value: must be a single string' },
+    ]);
   return value;
 }

@@ -53,7 +53,14 @@ export class EvictionPlanner {
    * `known`: the pods' Scheduled rows, when the caller has just read and locked them (the sweep);
    * otherwise they are read here. At most one row per pod is Scheduled (a partial unique index).
    */
-  async replan(db: Db, pods: readonly StoredPod[], nodes: ReadonlyMap<string, StoredNode>, now: Date, changes: ChangeSet, known?: ReadonlyMap<string, ScheduledRow>): Promise<void> {
+  async replan(
+    db: Db,
+    pods: readonly StoredPod[],
+    nodes: ReadonlyMap<string, StoredNode>,
+    now: Date,
+    changes: ChangeSet,
+    known?: ReadonlyMap<string, ScheduledRow>,
+  ): Promise<void> {
     const plan = await this.plan(db, pods, nodes, now, known);
     await this.evictNow(db, plan.toEvict, nodes, now, changes);
     await this.create(db, plan.toCreate, changes);
@@ -65,21 +72,47 @@ export class EvictionPlanner {
    * What `replan` would do, counted, without writing anything: the eviction answer of a dry run
    * (`POST /v1/taints` with `dryRun`) comes from the very classification a real run applies.
    */
-  async preview(db: Db, pods: readonly StoredPod[], nodes: ReadonlyMap<string, StoredNode>, now: Date): Promise<EvictionCounts> {
+  async preview(
+    db: Db,
+    pods: readonly StoredPod[],
+    nodes: ReadonlyMap<string, StoredNode>,
+    now: Date,
+  ): Promise<EvictionCounts> {
     const plan = await this.plan(db, pods, nodes, now);
-    return { immediate: plan.toEvict.length, scheduled: plan.toCreate.length, cancelled: plan.toCancel.length, retimed: plan.toRetime.length };
+    return {
+      immediate: plan.toEvict.length,
+      scheduled: plan.toCreate.length,
+      cancelled: plan.toCancel.length,
+      retimed: plan.toRetime.length,
+    };
   }
 
-  private async plan(db: Db, pods: readonly StoredPod[], nodes: ReadonlyMap<string, StoredNode>, now: Date, known?: ReadonlyMap<string, ScheduledRow>): Promise<Plan> {
+  private async plan(
+    db: Db,
+    pods: readonly StoredPod[],
+    nodes: ReadonlyMap<string, StoredNode>,
+    now: Date,
+    known?: ReadonlyMap<string, ScheduledRow>,
+  ): Promise<Plan> {
     const bound = pods.filter((p) => p.nodeName !== null && (p.phase === 'Pending' || p.phase === 'Running'));
-    const existing = known ?? (await this.evictions.findScheduledByPodUids(db, bound.map((p) => p.uid)));
+    const existing =
+      known ??
+      (await this.evictions.findScheduledByPodUids(
+        db,
+        bound.map((p) => p.uid),
+      ));
     const options = { comparisonOperators: this.config.COMPARISON_OPERATORS };
     const plan: Plan = { toEvict: [], toCreate: [], toRetime: [], toCancel: [] };
 
     for (const pod of bound) {
       const node = nodes.get(pod.nodeName!);
       const taints = node?.taints ?? [];
-      const decision = decideEviction({ tolerations: pod.tolerations, boundAt: pod.boundAt ?? pod.createdAt }, taints, now, options);
+      const decision = decideEviction(
+        { tolerations: pod.tolerations, boundAt: pod.boundAt ?? pod.createdAt },
+        taints,
+        now,
+        options,
+      );
       const row = existing.get(pod.uid);
       const noExecute = taints.filter((t) => t.effect === 'NoExecute');
       switch (decision.action) {
@@ -87,11 +120,24 @@ export class EvictionPlanner {
           plan.toEvict.push({ pod, decision, row });
           break;
         case 'EvictAfter':
-          if (!row) plan.toCreate.push({ id: randomUUID(), pod, evictAt: decision.evictAt, taints: noExecute, reason: reasonFor(decision) });
-          else if (row.evictAt.getTime() !== decision.evictAt.getTime()) plan.toRetime.push({ row, evictAt: decision.evictAt, pod, taints: noExecute, reason: reasonFor(decision) });
+          if (!row)
+            plan.toCreate.push({
+              id: randomUUID(),
+              pod,
+              evictAt: decision.evictAt,
+              taints: noExecute,
+              reason: reasonFor(decision),
+            });
+          else if (row.evictAt.getTime() !== decision.evictAt.getTime())
+            plan.toRetime.push({ row, evictAt: decision.evictAt, pod, taints: noExecute, reason: reasonFor(decision) });
           break;
         case 'None':
-          if (row) plan.toCancel.push({ row, pod, reason: node ? 'no NoExecute taint evicts the pod any more' : 'the node is gone' });
+          if (row)
+            plan.toCancel.push({
+              row,
+              pod,
+              reason: node ? 'no NoExecute taint evicts the pod any more' : 'the node is gone',
+            });
           break;
       }
     }
@@ -99,8 +145,20 @@ export class EvictionPlanner {
   }
 
   /** Cancels the Scheduled rows of pods that left their node (unbound, deleted, evicted elsewhere). */
-  async cancelForPods(db: Db, pods: ReadonlyArray<{ uid: string; namespace: string; name: string }>, reason: string, now: Date, changes: ChangeSet, known?: ReadonlyMap<string, ScheduledRow>): Promise<void> {
-    const existing = known ?? (await this.evictions.findScheduledByPodUids(db, pods.map((p) => p.uid)));
+  async cancelForPods(
+    db: Db,
+    pods: ReadonlyArray<{ uid: string; namespace: string; name: string }>,
+    reason: string,
+    now: Date,
+    changes: ChangeSet,
+    known?: ReadonlyMap<string, ScheduledRow>,
+  ): Promise<void> {
+    const existing =
+      known ??
+      (await this.evictions.findScheduledByPodUids(
+        db,
+        pods.map((p) => p.uid),
+      ));
     const rows = pods.flatMap((pod) => {
       const row = existing.get(pod.uid);
       return row ? [{ row, pod, reason }] : [];
@@ -117,60 +175,149 @@ export class EvictionPlanner {
   ): Promise<void> {
     if (items.length === 0) return;
     const withRow = items.filter((i) => i.row);
-    await this.evictions.finish(db, withRow.map((i) => i.row!.id), 'Executed', now);
+    await this.evictions.finish(
+      db,
+      withRow.map((i) => i.row!.id),
+      'Executed',
+      now,
+    );
     // A timer already due is firing or about to (it will find its row Executed); cancelling it would cost
     // the backend as much as the firing, in the middle of the burst that made it due.
-    for (const i of withRow) if (i.row!.timerId && i.row!.evictAt.getTime() > now.getTime()) changes.cancelTimer(i.row!.timerId);
-    const noExecuteTaints = (nodeName: string) => (nodes.get(nodeName)?.taints ?? []).filter((t) => t.effect === 'NoExecute');
-    const fresh = items.filter((i) => !i.row).map((i) => ({
-      id: randomUUID(), podUid: i.pod.uid, namespace: i.pod.namespace, podName: i.pod.name, nodeName: i.pod.nodeName!,
-      taints: noExecuteTaints(i.pod.nodeName!), evictAt: now, reason: reasonFor(i.decision), timerId: null,
-    }));
+    for (const i of withRow)
+      if (i.row!.timerId && i.row!.evictAt.getTime() > now.getTime()) changes.cancelTimer(i.row!.timerId);
+    const noExecuteTaints = (nodeName: string) =>
+      (nodes.get(nodeName)?.taints ?? []).filter((t) => t.effect === 'NoExecute');
+    const fresh = items
+      .filter((i) => !i.row)
+      .map((i) => ({
+        id: randomUUID(),
+        podUid: i.pod.uid,
+        namespace: i.pod.namespace,
+        podName: i.pod.name,
+        nodeName: i.pod.nodeName!,
+        taints: noExecuteTaints(i.pod.nodeName!),
+        evictAt: now,
+        reason: reasonFor(i.decision),
+        timerId: null,
+      }));
     await this.evictions.insert(db, fresh, { status: 'Executed', at: now });
-    await this.pods.unbindMany(db, items.map((i) => i.pod.uid), 'Evicted', now);
+    await this.pods.unbindMany(
+      db,
+      items.map((i) => i.pod.uid),
+      'Evicted',
+      now,
+    );
     for (const i of items) {
-      const evicted: StoredPod = { ...i.pod, nodeName: null, phase: 'Evicted', boundAt: null, resourceVersion: String(Number(i.pod.resourceVersion) + 1), updatedAt: now };
+      const evicted: StoredPod = {
+        ...i.pod,
+        nodeName: null,
+        phase: 'Evicted',
+        boundAt: null,
+        resourceVersion: String(Number(i.pod.resourceVersion) + 1),
+        updatedAt: now,
+      };
       changes.pod(evicted);
       changes.event({
-        type: 'EvictionExecuted', subjectKind: 'Pod', subjectName: `${i.pod.namespace}/${i.pod.name}`,
-        data: { node: i.pod.nodeName, reason: reasonFor(i.decision), taint: taintToJson(i.decision.taint), ...(i.decision.reason === 'expired' ? { evictAt: i.decision.evictAt.toISOString(), lagMs: now.getTime() - i.decision.evictAt.getTime() } : {}) },
+        type: 'EvictionExecuted',
+        subjectKind: 'Pod',
+        subjectName: `${i.pod.namespace}/${i.pod.name}`,
+        data: {
+          node: i.pod.nodeName,
+          reason: reasonFor(i.decision),
+          taint: taintToJson(i.decision.taint),
+          ...(i.decision.reason === 'expired'
+            ? { evictAt: i.decision.evictAt.toISOString(), lagMs: now.getTime() - i.decision.evictAt.getTime() }
+            : {}),
+        },
       });
     }
     changes.evictions.immediate += items.length;
   }
 
-  private async create(db: Db, items: Array<{ id: string; pod: StoredPod; evictAt: Date; taints: Taint[]; reason: string }>, changes: ChangeSet): Promise<void> {
+  private async create(
+    db: Db,
+    items: Array<{ id: string; pod: StoredPod; evictAt: Date; taints: Taint[]; reason: string }>,
+    changes: ChangeSet,
+  ): Promise<void> {
     if (items.length === 0) return;
     const rows = items.map((i) => ({
-      id: i.id, podUid: i.pod.uid, namespace: i.pod.namespace, podName: i.pod.name, nodeName: i.pod.nodeName!,
-      taints: i.taints, evictAt: i.evictAt, reason: i.reason, timerId: evictionTimerId(i.id, i.evictAt),
+      id: i.id,
+      podUid: i.pod.uid,
+      namespace: i.pod.namespace,
+      podName: i.pod.name,
+      nodeName: i.pod.nodeName!,
+      taints: i.taints,
+      evictAt: i.evictAt,
+      reason: i.reason,
+      timerId: evictionTimerId(i.id, i.evictAt),
     }));
     await this.evictions.insert(db, rows, { status: 'Scheduled' });
     for (const i of items) {
       changes.schedule(timerFor(i.id, i.evictAt));
-      changes.event({ type: 'EvictionScheduled', subjectKind: 'Pod', subjectName: `${i.pod.namespace}/${i.pod.name}`, data: { evictionId: i.id, node: i.pod.nodeName, evictAt: i.evictAt.toISOString(), reason: i.reason } });
+      changes.event({
+        type: 'EvictionScheduled',
+        subjectKind: 'Pod',
+        subjectName: `${i.pod.namespace}/${i.pod.name}`,
+        data: { evictionId: i.id, node: i.pod.nodeName, evictAt: i.evictAt.toISOString(), reason: i.reason },
+      });
     }
     changes.evictions.scheduled += items.length;
   }
 
-  private async retime(db: Db, items: Array<{ row: ScheduledRow; evictAt: Date; pod: StoredPod; taints: Taint[]; reason: string }>, changes: ChangeSet): Promise<void> {
+  private async retime(
+    db: Db,
+    items: Array<{ row: ScheduledRow; evictAt: Date; pod: StoredPod; taints: Taint[]; reason: string }>,
+    changes: ChangeSet,
+  ): Promise<void> {
     if (items.length === 0) return;
-    const rows = items.map((i) => ({ id: i.row.id, evictAt: i.evictAt, timerId: evictionTimerId(i.row.id, i.evictAt), reason: i.reason, taints: i.taints }));
+    const rows = items.map((i) => ({
+      id: i.row.id,
+      evictAt: i.evictAt,
+      timerId: evictionTimerId(i.row.id, i.evictAt),
+      reason: i.reason,
+      taints: i.taints,
+    }));
     await this.evictions.retime(db, rows);
     for (const i of items) {
       if (i.row.timerId) changes.cancelTimer(i.row.timerId);
       changes.schedule(timerFor(i.row.id, i.evictAt));
-      changes.event({ type: 'EvictionRescheduled', subjectKind: 'Pod', subjectName: `${i.pod.namespace}/${i.pod.name}`, data: { evictionId: i.row.id, node: i.pod.nodeName, evictAt: i.evictAt.toISOString(), previousEvictAt: i.row.evictAt.toISOString(), reason: i.reason } });
+      changes.event({
+        type: 'EvictionRescheduled',
+        subjectKind: 'Pod',
+        subjectName: `${i.pod.namespace}/${i.pod.name}`,
+        data: {
+          evictionId: i.row.id,
+          node: i.pod.nodeName,
+          evictAt: i.evictAt.toISOString(),
+          previousEvictAt: i.row.evictAt.toISOString(),
+          reason: i.reason,
+        },
+      });
     }
     changes.evictions.retimed += items.length;
   }
 
-  private async cancel(db: Db, items: Array<{ row: ScheduledRow; pod: { namespace: string; name: string }; reason: string }>, now: Date, changes: ChangeSet): Promise<void> {
+  private async cancel(
+    db: Db,
+    items: Array<{ row: ScheduledRow; pod: { namespace: string; name: string }; reason: string }>,
+    now: Date,
+    changes: ChangeSet,
+  ): Promise<void> {
     if (items.length === 0) return;
-    await this.evictions.finish(db, items.map((i) => i.row.id), 'Cancelled', now);
+    await this.evictions.finish(
+      db,
+      items.map((i) => i.row.id),
+      'Cancelled',
+      now,
+    );
     for (const i of items) {
       if (i.row.timerId) changes.cancelTimer(i.row.timerId);
-      changes.event({ type: 'EvictionCancelled', subjectKind: 'Pod', subjectName: `${i.pod.namespace}/${i.pod.name}`, data: { evictionId: i.row.id, reason: i.reason } });
+      changes.event({
+        type: 'EvictionCancelled',
+        subjectKind: 'Pod',
+        subjectName: `${i.pod.namespace}/${i.pod.name}`,
+        data: { evictionId: i.row.id, reason: i.reason },
+      });
     }
     changes.evictions.cancelled += items.length;
   }
@@ -182,8 +329,10 @@ export function timerFor(evictionId: string, evictAt: Date) {
 }
 
 function reasonFor(decision: EvictionDecision): string {
-  if (decision.action === 'EvictNow' && decision.reason === 'untolerated') return `untolerated NoExecute taint ${taintToString(decision.taint)}`;
-  if (decision.action === 'EvictNow' || decision.action === 'EvictAfter') return `tolerationSeconds of toleration ${decision.tolerationIndex} for NoExecute taint ${taintToString(decision.taint)} ran out`;
+  if (decision.action === 'EvictNow' && decision.reason === 'untolerated')
+    return `untolerated NoExecute taint ${taintToString(decision.taint)}`;
+  if (decision.action === 'EvictNow' || decision.action === 'EvictAfter')
+    return `tolerationSeconds of toleration ${decision.tolerationIndex} for NoExecute taint ${taintToString(decision.taint)} ran out`;
   return '';
 }
 

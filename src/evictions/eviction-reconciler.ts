@@ -101,7 +101,8 @@ export class EvictionReconciler implements OnApplicationBootstrap, OnApplication
       cursor = rows[rows.length - 1].id;
     }
     const stale = pending.filter((job) => job.id.startsWith('evict-') && !expected.has(job.id)).map((job) => job.id);
-    for (let i = 0; i < stale.length; i += ARM_CHUNK) report.cancelled += await this.jobs.cancelMany(stale.slice(i, i + ARM_CHUNK));
+    for (let i = 0; i < stale.length; i += ARM_CHUNK)
+      report.cancelled += await this.jobs.cancelMany(stale.slice(i, i + ARM_CHUNK));
     this.metrics.pendingEvictions.set(report.scheduled);
     return report;
   }

@@ -37,7 +37,11 @@ export class EvictionWorker implements OnApplicationBootstrap {
   /** The timer handler: resolves once a sweep that started after this firing has finished. */
   handle(job: DelayedJob): Promise<void> {
     const data = job.data as Partial<EvictionTimerData>;
-    if (typeof data.evictionId !== 'string' || typeof data.evictAt !== 'string' || Number.isNaN(Date.parse(data.evictAt))) {
+    if (
+      typeof data.evictionId !== 'string' ||
+      typeof data.evictAt !== 'string' ||
+      Number.isNaN(Date.parse(data.evictAt))
+    ) {
       this.logger.warn({ msg: 'ignoring a timer that is not an eviction timer', id: job.id });
       return Promise.resolve();
     }

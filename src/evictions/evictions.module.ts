@@ -15,7 +15,14 @@ import { EvictionsController } from './rest/evictions.controller';
  */
 @Module({
   controllers: [EvictionsController],
-  providers: [EvictionHistoryService, DueEvictionSweeper, EvictionWorker, SweepAlarm, EvictionReconciler, EvictionsResolver],
+  providers: [
+    EvictionHistoryService,
+    DueEvictionSweeper,
+    EvictionWorker,
+    SweepAlarm,
+    EvictionReconciler,
+    EvictionsResolver,
+  ],
   exports: [EvictionReconciler, EvictionWorker, DueEvictionSweeper],
 })
 export class EvictionsModule {}

@@ -14,12 +14,19 @@ function setUp(kind: DelayedJobs['kind'] = 'redis') {
   const clock: Clock = { now: () => new Date(Date.now()), onChange: () => () => undefined } as unknown as Clock;
   const requests: number[] = [];
   const sweeper = { request: jest.fn(async () => void requests.push(Date.now())) } as unknown as DueEvictionSweeper;
-  const jobs = { kind, scheduleMany: jest.fn(async () => undefined), cancelMany: jest.fn(async () => 0) } as unknown as DelayedJobs;
+  const jobs = {
+    kind,
+    scheduleMany: jest.fn(async () => undefined),
+    cancelMany: jest.fn(async () => 0),
+  } as unknown as DelayedJobs;
   const writes = new TimerWrites(jobs);
   const alarm = new SweepAlarm(writes, sweeper, jobs, clock);
   alarm.onApplicationBootstrap();
   const schedule = (...offsets: number[]) =>
-    writes.apply([], offsets.map((ms, i): DelayedJob => ({ id: `t${i}-${ms}`, dueAt: new Date(T0 + ms), data: {} })));
+    writes.apply(
+      [],
+      offsets.map((ms, i): DelayedJob => ({ id: `t${i}-${ms}`, dueAt: new Date(T0 + ms), data: {} })),
+    );
   return { alarm, requests, schedule };
 }
 

@@ -68,7 +68,10 @@ export class SweepAlarm implements OnApplicationBootstrap, OnApplicationShutdown
     if (next === undefined || (this.timer && next >= this.timerAt)) return;
     if (this.timer) clearTimeout(this.timer);
     this.timerAt = next;
-    this.timer = setTimeout(() => this.ring(), Math.min(MAX_TIMEOUT_MS, Math.max(0, next - this.clock.now().getTime())));
+    this.timer = setTimeout(
+      () => this.ring(),
+      Math.min(MAX_TIMEOUT_MS, Math.max(0, next - this.clock.now().getTime())),
+    );
     this.timer.unref();
   }
 
@@ -82,7 +85,11 @@ export class SweepAlarm implements OnApplicationBootstrap, OnApplicationShutdown
       due = true;
     }
     if (due && !this.stopped) {
-      this.sweeper.request().catch((error: unknown) => this.logger.debug({ msg: 'alarm sweep failed; the timers will retry', err: String(error) }));
+      this.sweeper
+        .request()
+        .catch((error: unknown) =>
+          this.logger.debug({ msg: 'alarm sweep failed; the timers will retry', err: String(error) }),
+        );
     }
     this.arm();
   }

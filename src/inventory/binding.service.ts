@@ -42,7 +42,10 @@ export class BindingService {
       const pod = await this.pods.findByKey(tx, namespace, name);
       if (!pod) throw AppError.notFound('pods', name);
       if (pod.nodeName !== null) {
-        throw new AppError('Conflict', `pod ${namespace}/${name} is already bound to node ${pod.nodeName}; evict or delete it first`);
+        throw new AppError(
+          'Conflict',
+          `pod ${namespace}/${name} is already bound to node ${pod.nodeName}; evict or delete it first`,
+        );
       }
       if (!isActivePhase(pod.phase)) {
         throw new AppError('Conflict', `pod ${namespace}/${name} is ${pod.phase}: only a Pending pod can be bound`);
@@ -53,10 +56,19 @@ export class BindingService {
 
       const now = this.uow.now();
       const bound = await this.pods.setBinding(tx, namespace, name, null, { nodeName, phase: 'Running', boundAt: now });
-      if (!bound) throw new AppError('Conflict', `Operation cannot be fulfilled on pods "${name}": the pod was bound concurrently; please retry`);
+      if (!bound)
+        throw new AppError(
+          'Conflict',
+          `Operation cannot be fulfilled on pods "${name}": the pod was bound concurrently; please retry`,
+        );
       changes.pod(bound);
       await this.planner.replan(tx, [bound], new Map([[node.name, node]]), now, changes);
-      changes.event({ type: 'PodBound', subjectKind: 'Pod', subjectName: podKey(namespace, name), data: { nodeName, forced: force, evicted: changes.evictions.immediate > 0 } });
+      changes.event({
+        type: 'PodBound',
+        subjectKind: 'Pod',
+        subjectName: podKey(namespace, name),
+        data: { nodeName, forced: force, evicted: changes.evictions.immediate > 0 },
+      });
       // A forced binding onto an untolerated NoExecute taint is evicted in the same transaction.
       return changes.upsertedPods.get(podKey(namespace, name)) ?? bound;
     });
@@ -65,16 +77,35 @@ export class BindingService {
 
   private checkFeasible(pod: StoredPod, node: StoredNode, role: Role | undefined): void {
     const compiled = compilePod(
-      { spec: { tolerations: pod.tolerations, nodeSelector: pod.nodeSelector, affinity: pod.affinity, resources: pod.resources, priority: pod.priority, owner: pod.owner, hostNetwork: pod.hostNetwork }, requests: pod.requests },
+      {
+        spec: {
+          tolerations: pod.tolerations,
+          nodeSelector: pod.nodeSelector,
+          affinity: pod.affinity,
+          resources: pod.resources,
+          priority: pod.priority,
+          owner: pod.owner,
+          hostNetwork: pod.hostNetwork,
+        },
+        requests: pod.requests,
+      },
       { comparisonOperators: this.config.COMPARISON_OPERATORS },
     );
-    const redactTaints = this.config.REDACT_TAINTS || (role !== undefined && !roleAtLeast(role, this.config.REDACT_TAINTS_BELOW_ROLE));
+    const redactTaints =
+      this.config.REDACT_TAINTS || (role !== undefined && !roleAtLeast(role, this.config.REDACT_TAINTS_BELOW_ROLE));
     const decision = decideFeasibleNodes(compiled, [this.schedulingNode(node)], { redactTaints });
     const verdict = decision.nodes[0];
     if (verdict && !verdict.feasible) {
-      throw new AppError('Conflict', `pod ${pod.namespace}/${pod.name} cannot be bound to node ${node.name}: ${decision.message}`, [], {
-        node: node.name, message: decision.message, reasons: verdict.reasons,
-      });
+      throw new AppError(
+        'Conflict',
+        `pod ${pod.namespace}/${pod.name} cannot be bound to node ${node.name}: ${decision.message}`,
+        [],
+        {
+          node: node.name,
+          message: decision.message,
+          reasons: verdict.reasons,
+        },
+      );
     }
   }
 
@@ -93,8 +124,12 @@ export class BindingService {
       requested.pods += 1;
     }
     return {
-      name: node.name, labels: node.labels, taints: node.taints.map((t) => ({ key: t.key, value: t.value ?? '', effect: t.effect })),
-      unschedulable: node.unschedulable, allocatable: node.allocatable ? toResourceVector(node.allocatable).vector : null, requested,
+      name: node.name,
+      labels: node.labels,
+      taints: node.taints.map((t) => ({ key: t.key, value: t.value ?? '', effect: t.effect })),
+      unschedulable: node.unschedulable,
+      allocatable: node.allocatable ? toResourceVector(node.allocatable).vector : null,
+      requested,
     };
   }
 }

@@ -4,12 +4,23 @@ import { AppError } from '../kernel/errors/app-error';
 import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
 import type { FieldError } from '../domain/types';
 import { formatFieldError } from '../domain/validation/field-errors';
-import { validateNamespaceName, validateNodeObject, validateObjectName, validatePodSpecObject } from '../domain/validation/validate-objects';
-import { usesComparisonOperators } from '../domain/validation/validate-tolerations';
+import {
+  validateNamespaceName,
+  validateNodeObject,
+  validateObjectName,
+  validatePodSpecObject,
+} from '../domain/validation/validate-objects';
 import { EvictionPlanner, type EvictionCounts } from '../evictions/eviction-planner.service';
 import { chunks } from '../kernel/persistence/repositories/sql-batches';
 import type { Actor } from '../kernel/persistence/change-set';
-import { parseImportBody, type ImportError, type ImportSummary, type NodeInput, type PodInput, type SkippedKind } from './import';
+import {
+  parseImportBody,
+  type ImportError,
+  type ImportSummary,
+  type NodeInput,
+  type PodInput,
+  type SkippedKind,
+} from './import';
 import type { ManifestFormat } from './import/decode';
 import { isActivePhase, podKey, type StoredNode } from '../kernel/model/stored-objects';
 import { NodeRepository, type NodeWrite } from '../kernel/persistence/repositories/node.repository';
@@ -79,95 +90,146 @@ export class ImportService {
   async import(body: unknown, contentType: string | undefined, actor: Actor): Promise<ImportResult> {
     const started = performance.now();
     if (typeof body !== 'string' && !Buffer.isBuffer(body) && !(body instanceof Uint8Array)) {
-      throw new AppError('BadRequest', 'the import body is empty: send a Kubernetes List, NodeList or PodList as JSON or YAML', [{ field: '(body)', type: 'Required value', message: 'Required value' }]);
+      throw new AppError(
+        'BadRequest',
+        'the import body is empty: send a Kubernetes List, NodeList or PodList as JSON or YAML',
+        [{ field: '(body)', type: 'Required value', message: 'Required value' }],
+      );
     }
     const parsed = parseImportBody(body, contentType, this.uow.now());
     if (!parsed.ok) throw decodeError(parsed.errors, parsed.notes);
 
     const errors: ImportItemError[] = [...parsed.errors];
     const notes = [...parsed.notes];
-    const { result, changes } = await this.uow.run(actor, async (tx, changes) => {
-      const now = this.uow.now();
-      changes.bulk = true;
-      const nodeWrites = this.validNodes(parsed.nodes, errors);
-      const importedNodeNames = new Set(nodeWrites.map((n) => n.name));
+    const { result, changes } = await this.uow.run(
+      actor,
+      async (tx, changes) => {
+        const now = this.uow.now();
+        changes.bulk = true;
+        const nodeWrites = this.validNodes(parsed.nodes, errors);
+        const importedNodeNames = new Set(nodeWrites.map((n) => n.name));
 
-      // Pods: the stored state of the ones named, for the ratchet, the uid and moved pods.
-      const existing = await this.pods.existingPods(tx, parsed.pods);
-      const podWrites = this.validPods(parsed.pods, existing, errors, now);
-      const clashes = await this.pods.podKeysByUid(tx, podWrites.filter((p) => !existing.has(podKey(p.namespace, p.name))).map((p) => p.uid));
-      const pods = podWrites.filter((p) => {
-        const holder = clashes.get(p.uid);
-        if (holder === undefined || holder === podKey(p.namespace, p.name)) return true;
-        errors.push({ kind: 'Pod', name: podKey(p.namespace, p.name), field: 'metadata.uid', message: `metadata.uid: Invalid value: "${p.uid}": already the uid of pod ${holder}` });
-        return false;
-      });
+        // Pods: the stored state of the ones named, for the ratchet, the uid and moved pods.
+        const existing = await this.pods.existingPods(tx, parsed.pods);
+        const podWrites = this.validPods(parsed.pods, existing, errors, now);
+        const clashes = await this.pods.podKeysByUid(
+          tx,
+          podWrites.filter((p) => !existing.has(podKey(p.namespace, p.name))).map((p) => p.uid),
+        );
+        const pods = podWrites.filter((p) => {
+          const holder = clashes.get(p.uid);
+          if (holder === undefined || holder === podKey(p.namespace, p.name)) return true;
+          errors.push({
+            kind: 'Pod',
+            name: podKey(p.namespace, p.name),
+            field: 'metadata.uid',
+            message: `metadata.uid: Invalid value: "${p.uid}": already the uid of pod ${holder}`,
+          });
+          return false;
+        });
 
-      // Lock the stored nodes this import touches (by name order), then read their taints.
-      const targetNames = new Set(importedNodeNames);
-      for (const p of pods) if (p.nodeName !== null) targetNames.add(p.nodeName);
-      for (const p of existing.values()) if (p.nodeName !== null) targetNames.add(p.nodeName);
-      const sortedTargets = [...targetNames].sort();
-      for (const chunk of chunks(sortedTargets, 5000)) await this.nodes.lock(tx, chunk);
-      const previousTaints = await this.nodes.taintsOf(tx, [...importedNodeNames]);
+        // Lock the stored nodes this import touches (by name order), then read their taints.
+        const targetNames = new Set(importedNodeNames);
+        for (const p of pods) if (p.nodeName !== null) targetNames.add(p.nodeName);
+        for (const p of existing.values()) if (p.nodeName !== null) targetNames.add(p.nodeName);
+        const sortedTargets = [...targetNames].sort();
+        for (const chunk of chunks(sortedTargets, 5000)) await this.nodes.lock(tx, chunk);
+        const previousTaints = await this.nodes.taintsOf(tx, [...importedNodeNames]);
 
-      // Nodes.
-      const stamped = nodeWrites.map((n) => ({ ...n, taints: stampTaints(n.taints, previousTaints.get(n.name) ?? [], now, true) }));
-      const storedNodes = await this.nodes.upsertNodes(tx, stamped, now);
-      for (const { node } of storedNodes) changes.node(node);
+        // Nodes.
+        const stamped = nodeWrites.map((n) => ({
+          ...n,
+          taints: stampTaints(n.taints, previousTaints.get(n.name) ?? [], now, true),
+        }));
+        const storedNodes = await this.nodes.upsertNodes(tx, stamped, now);
+        for (const { node } of storedNodes) changes.node(node);
 
-      // Pods.
-      const knownNodes = await this.nodes.existingNodeNames(tx, [...targetNames].filter((n) => !importedNodeNames.has(n)));
-      for (const n of importedNodeNames) knownNodes.add(n);
-      const podsOnUnknownNodes = pods.filter((p) => p.nodeName !== null && !knownNodes.has(p.nodeName));
-      const storedPods = await this.pods.upsertPods(tx, pods, now);
-      for (const { pod } of storedPods) changes.pod(pod);
+        // Pods.
+        const knownNodes = await this.nodes.existingNodeNames(
+          tx,
+          [...targetNames].filter((n) => !importedNodeNames.has(n)),
+        );
+        for (const n of importedNodeNames) knownNodes.add(n);
+        const podsOnUnknownNodes = pods.filter((p) => p.nodeName !== null && !knownNodes.has(p.nodeName));
+        const storedPods = await this.pods.upsertPods(tx, pods, now);
+        for (const { pod } of storedPods) changes.pod(pod);
 
-      // Evictions: pods that left their node (or stopped) lose a pending eviction; then every node
-      // with NoExecute taints now (or before, for imported nodes) has its bound pods re-decided.
-      const moved = storedPods.filter(({ pod, created }) => {
-        if (created) return false;
-        const before = existing.get(podKey(pod.namespace, pod.name));
-        return before !== undefined && before.nodeName !== null && (before.nodeName !== pod.nodeName || !isActivePhase(pod.phase));
-      }).map(({ pod }) => pod);
-      for (const chunk of chunks(moved, 5000)) await this.planner.cancelForPods(tx, chunk, 'the import moved or stopped the pod', now, changes);
+        // Evictions: pods that left their node (or stopped) lose a pending eviction; then every node
+        // with NoExecute taints now (or before, for imported nodes) has its bound pods re-decided.
+        const moved = storedPods
+          .filter(({ pod, created }) => {
+            if (created) return false;
+            const before = existing.get(podKey(pod.namespace, pod.name));
+            return (
+              before !== undefined &&
+              before.nodeName !== null &&
+              (before.nodeName !== pod.nodeName || !isActivePhase(pod.phase))
+            );
+          })
+          .map(({ pod }) => pod);
+        for (const chunk of chunks(moved, 5000))
+          await this.planner.cancelForPods(tx, chunk, 'the import moved or stopped the pod', now, changes);
 
-      // Imported nodes may have changed taints: all their bound pods are re-decided. Nodes the import
-      // only points pods at kept their taints: only the imported pods on them are decided, and only
-      // when those nodes have NoExecute taints at all (the planner's answer is None otherwise).
-      const nodesByName = new Map<string, StoredNode>(storedNodes.map(({ node }) => [node.name, node]));
-      const others = [...targetNames].filter((n) => !nodesByName.has(n) && knownNodes.has(n));
-      const otherTaints = await this.nodes.taintsOf(tx, others);
-      const otherNoExecute = others.filter((n) => hasNoExecute(otherTaints.get(n) ?? []));
-      for (const chunk of chunks(otherNoExecute, 2000)) for (const n of await this.nodes.findByNames(tx, chunk)) nodesByName.set(n.name, n);
-      const changedNodes = storedNodes.map(({ node }) => node)
-        .filter((n) => hasNoExecute(n.taints) || hasNoExecute(previousTaints.get(n.name) ?? []))
-        .map((n) => n.name);
-      for (const chunk of chunks(changedNodes, REPLAN_NODES)) {
-        const bound = await this.pods.findActiveOnNodes(tx, chunk);
-        await this.planner.replan(tx, bound, nodesByName, now, changes);
-      }
-      const otherSet = new Set(otherNoExecute);
-      const importedOnOthers = storedPods.map(({ pod }) => pod).filter((p) => p.nodeName !== null && otherSet.has(p.nodeName) && isActivePhase(p.phase));
-      for (const chunk of chunks(importedOnOthers, 5000)) await this.planner.replan(tx, chunk, nodesByName, now, changes);
+        // Imported nodes may have changed taints: all their bound pods are re-decided. Nodes the import
+        // only points pods at kept their taints: only the imported pods on them are decided, and only
+        // when those nodes have NoExecute taints at all (the planner's answer is None otherwise).
+        const nodesByName = new Map<string, StoredNode>(storedNodes.map(({ node }) => [node.name, node]));
+        const others = [...targetNames].filter((n) => !nodesByName.has(n) && knownNodes.has(n));
+        const otherTaints = await this.nodes.taintsOf(tx, others);
+        const otherNoExecute = others.filter((n) => hasNoExecute(otherTaints.get(n) ?? []));
+        for (const chunk of chunks(otherNoExecute, 2000))
+          for (const n of await this.nodes.findByNames(tx, chunk)) nodesByName.set(n.name, n);
+        const changedNodes = storedNodes
+          .map(({ node }) => node)
+          .filter((n) => hasNoExecute(n.taints) || hasNoExecute(previousTaints.get(n.name) ?? []))
+          .map((n) => n.name);
+        for (const chunk of chunks(changedNodes, REPLAN_NODES)) {
+          const bound = await this.pods.findActiveOnNodes(tx, chunk);
+          await this.planner.replan(tx, bound, nodesByName, now, changes);
+        }
+        const otherSet = new Set(otherNoExecute);
+        const importedOnOthers = storedPods
+          .map(({ pod }) => pod)
+          .filter((p) => p.nodeName !== null && otherSet.has(p.nodeName) && isActivePhase(p.phase));
+        for (const chunk of chunks(importedOnOthers, 5000))
+          await this.planner.replan(tx, chunk, nodesByName, now, changes);
 
-      const counts = {
-        nodes: { created: storedNodes.filter((n) => n.created).length, updated: storedNodes.filter((n) => !n.created).length },
-        pods: { created: storedPods.filter((p) => p.created).length, updated: storedPods.filter((p) => !p.created).length },
-      };
-      changes.event({
-        type: 'ImportApplied', subjectKind: 'Import', subjectName: actor.requestId ?? 'import',
-        data: { format: parsed.format, ...counts, skipped: parsed.summary.skipped, errors: errors.length, evictions: { ...changes.evictions } },
-      });
-      return { counts, podsOnUnknownNodes };
-    }, { timeoutMs: IMPORT_TIMEOUT_MS });
+        const counts = {
+          nodes: {
+            created: storedNodes.filter((n) => n.created).length,
+            updated: storedNodes.filter((n) => !n.created).length,
+          },
+          pods: {
+            created: storedPods.filter((p) => p.created).length,
+            updated: storedPods.filter((p) => !p.created).length,
+          },
+        };
+        changes.event({
+          type: 'ImportApplied',
+          subjectKind: 'Import',
+          subjectName: actor.requestId ?? 'import',
+          data: {
+            format: parsed.format,
+            ...counts,
+            skipped: parsed.summary.skipped,
+            errors: errors.length,
+            evictions: { ...changes.evictions },
+          },
+        });
+        return { counts, podsOnUnknownNodes };
+      },
+      { timeoutMs: IMPORT_TIMEOUT_MS },
+    );
 
     if (result.podsOnUnknownNodes.length > 0) {
       const names = [...new Set(result.podsOnUnknownNodes.map((p) => p.nodeName))];
-      notes.push(`${result.podsOnUnknownNodes.length} pod(s) are bound to node(s) taintwise does not know (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}): imported bound anyway, as spec.nodeName allows; import the nodes to let decisions count them`);
+      notes.push(
+        `${result.podsOnUnknownNodes.length} pod(s) are bound to node(s) taintwise does not know (${names.slice(0, 5).join(', ')}${names.length > 5 ? ', ...' : ''}): imported bound anyway, as spec.nodeName allows; import the nodes to let decisions count them`,
+      );
     }
     const invalid = errors.length - parsed.errors.length;
-    if (invalid > 0) notes.push(`${invalid} problem(s) with Kubernetes validation or uids: those items were left out (see errors)`);
+    if (invalid > 0)
+      notes.push(`${invalid} problem(s) with Kubernetes validation or uids: those items were left out (see errors)`);
     return {
       format: parsed.format,
       nodes: result.counts.nodes,
@@ -176,7 +238,13 @@ export class ImportService {
       errors,
       evictions: { ...changes.evictions },
       notes,
-      summary: { ...parsed.summary, errors: errors.length, invalid, podsOnUnknownNodes: result.podsOnUnknownNodes.length, durationMs: Math.round(performance.now() - started) },
+      summary: {
+        ...parsed.summary,
+        errors: errors.length,
+        invalid,
+        podsOnUnknownNodes: result.podsOnUnknownNodes.length,
+        durationMs: Math.round(performance.now() - started),
+      },
     };
   }
 
@@ -184,7 +252,14 @@ export class ImportService {
   private validNodes(nodes: readonly NodeInput[], errors: ImportItemError[]): NodeWrite[] {
     const out: NodeWrite[] = [];
     for (const n of nodes) {
-      const write: NodeWrite = { name: n.name, labels: n.labels, taints: n.taints, unschedulable: n.unschedulable, conditions: n.conditions, allocatable: n.allocatable };
+      const write: NodeWrite = {
+        name: n.name,
+        labels: n.labels,
+        taints: n.taints,
+        unschedulable: n.unschedulable,
+        conditions: n.conditions,
+        allocatable: n.allocatable,
+      };
       const problems = validateNodeObject(write);
       if (problems.length) errors.push(...itemErrors('Node', n.name, problems));
       else out.push(write);
@@ -193,7 +268,12 @@ export class ImportService {
   }
 
   /** Pods that pass `ValidatePodSpec`'s scheduling rules, as stored (no admission defaults). */
-  private validPods(pods: readonly PodInput[], existing: ReadonlyMap<string, { uid: string; usesComparisonOperators: boolean }>, errors: ImportItemError[], now: Date): PodWrite[] {
+  private validPods(
+    pods: readonly PodInput[],
+    existing: ReadonlyMap<string, { uid: string; usesComparisonOperators: boolean }>,
+    errors: ImportItemError[],
+    now: Date,
+  ): PodWrite[] {
     const out: PodWrite[] = [];
     const uids = new Map<string, string>();
     for (const p of pods) {
@@ -204,7 +284,16 @@ export class ImportService {
       const problems = [
         ...validateNamespaceName(p.namespace),
         ...validateObjectName(p.name),
-        ...validatePodSpecObject({ tolerations: p.tolerations, nodeSelector: p.nodeSelector, affinity: p.affinity, resources: p.resources, phase: p.phase }, { comparisonOperators }),
+        ...validatePodSpecObject(
+          {
+            tolerations: p.tolerations,
+            nodeSelector: p.nodeSelector,
+            affinity: p.affinity,
+            resources: p.resources,
+            phase: p.phase,
+          },
+          { comparisonOperators },
+        ),
       ];
       if (problems.length) {
         errors.push(...itemErrors('Pod', key, problems));
@@ -213,15 +302,30 @@ export class ImportService {
       const uid = stored?.uid ?? p.uid ?? randomUUID();
       const first = uids.get(uid);
       if (first !== undefined) {
-        errors.push({ kind: 'Pod', name: key, field: 'metadata.uid', message: `metadata.uid: Duplicate value: "${uid}": pod ${first} has the same uid; this one was left out` });
+        errors.push({
+          kind: 'Pod',
+          name: key,
+          field: 'metadata.uid',
+          message: `metadata.uid: Duplicate value: "${uid}": pod ${first} has the same uid; this one was left out`,
+        });
         continue;
       }
       uids.set(uid, key);
       out.push({
-        namespace: p.namespace, name: p.name, uid, nodeName: p.nodeName, phase: p.phase,
-        boundAt: p.nodeName === null ? null : p.boundAt ?? now,
-        tolerations: p.tolerations, nodeSelector: p.nodeSelector, affinity: p.affinity, priority: p.priority, owner: p.owner,
-        resources: p.resources, requests: requestsVector(p.resources), hostNetwork: p.hostNetwork,
+        namespace: p.namespace,
+        name: p.name,
+        uid,
+        nodeName: p.nodeName,
+        phase: p.phase,
+        boundAt: p.nodeName === null ? null : (p.boundAt ?? now),
+        tolerations: p.tolerations,
+        nodeSelector: p.nodeSelector,
+        affinity: p.affinity,
+        priority: p.priority,
+        owner: p.owner,
+        resources: p.resources,
+        requests: requestsVector(p.resources),
+        hostNetwork: p.hostNetwork,
       });
     }
     return out;
@@ -241,7 +345,9 @@ function itemErrors(kind: 'Node' | 'Pod', name: string, problems: readonly Field
 function decodeError(errors: readonly ImportError[], notes: readonly string[]): AppError {
   const where = (e: ImportError) => (e.position ? `line ${e.position.line}, column ${e.position.column}: ` : '');
   const first = errors[0];
-  const detail = first ? `the import body could not be read: ${where(first)}${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}` : 'the import body could not be read';
+  const detail = first
+    ? `the import body could not be read: ${where(first)}${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`
+    : 'the import body could not be read';
   const fieldErrors: FieldError[] = errors.map((e) => ({
     field: e.field ?? (e.position ? `(body):${e.position.line}:${e.position.column}` : `document[${e.index}]`),
     type: 'Invalid value',
@@ -249,4 +355,3 @@ function decodeError(errors: readonly ImportError[], notes: readonly string[]): 
   }));
   return new AppError('BadRequest', detail, fieldErrors, { importErrors: errors, ...(notes.length ? { notes } : {}) });
 }
-

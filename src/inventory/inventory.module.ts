@@ -20,7 +20,16 @@ import { PodsResolver } from './graphql/pods.resolver';
 @Global()
 @Module({
   controllers: [NodesController, PodsController, BindingController, ImportController],
-  providers: [EvictionPlanner, NodeService, PodService, ImportService, BindingService, NodesResolver, PodsResolver, ImportResolver],
+  providers: [
+    EvictionPlanner,
+    NodeService,
+    PodService,
+    ImportService,
+    BindingService,
+    NodesResolver,
+    PodsResolver,
+    ImportResolver,
+  ],
   exports: [EvictionPlanner, NodeService, PodService, ImportService, BindingService],
 })
 export class InventoryModule {}

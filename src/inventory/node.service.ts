@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { taintToJson } from '../kernel/model/taint-json';
 import { AppError } from '../kernel/errors/app-error';
 import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
-import type { NodeCondition, Taint, TaintEffect } from '../domain/types';
+import type { NodeCondition, TaintEffect } from '../domain/types';
 import { formatInvalidObject } from '../domain/validation/field-errors';
 import { validateNodeObject } from '../domain/validation/validate-objects';
 import { EvictionPlanner } from '../evictions/eviction-planner.service';
@@ -56,7 +56,17 @@ export class NodeService {
   async upsert(name: string, body: unknown, actor: Actor): Promise<{ node: StoredNode; created: boolean }> {
     const parsed = parseBody(nodeBodySchema, body, `Node "${name}"`);
     if (parsed.name !== undefined && parsed.name !== name) {
-      throw new AppError('BadRequest', `the name in the body ("${parsed.name}") does not match the name in the path ("${name}")`, [{ field: 'name', type: 'Invalid value', message: `Invalid value: "${parsed.name}": must match the name in the path` }]);
+      throw new AppError(
+        'BadRequest',
+        `the name in the body ("${parsed.name}") does not match the name in the path ("${name}")`,
+        [
+          {
+            field: 'name',
+            type: 'Invalid value',
+            message: `Invalid value: "${parsed.name}": must match the name in the path`,
+          },
+        ],
+      );
     }
     const write = this.toWrite(name, parsed);
     const { result } = await this.uow.run(actor, async (tx, changes) => {
@@ -64,15 +74,33 @@ export class NodeService {
       const existing = await this.nodes.findByName(tx, name);
       const now = this.uow.now();
       if (parsed.resourceVersion !== undefined && (!existing || existing.resourceVersion !== parsed.resourceVersion)) {
-        throw new AppError('Conflict', existing
-          ? `Operation cannot be fulfilled on nodes "${name}": the object has been modified; please apply your changes to the latest version (resourceVersion ${existing.resourceVersion}) and try again`
-          : `node "${name}" does not exist, so resourceVersion ${parsed.resourceVersion} cannot match`);
+        throw new AppError(
+          'Conflict',
+          existing
+            ? `Operation cannot be fulfilled on nodes "${name}": the object has been modified; please apply your changes to the latest version (resourceVersion ${existing.resourceVersion}) and try again`
+            : `node "${name}" does not exist, so resourceVersion ${parsed.resourceVersion} cannot match`,
+        );
       }
       const stamped = { ...write, taints: stampTaints(write.taints, existing?.taints ?? [], now, false) };
-      const node = existing ? await this.nodes.replace(tx, stamped, parsed.resourceVersion) : await this.nodes.create(tx, stamped);
-      if (!node) throw new AppError('Conflict', `Operation cannot be fulfilled on nodes "${name}": the object has been modified; please apply your changes to the latest version and try again`);
+      const node = existing
+        ? await this.nodes.replace(tx, stamped, parsed.resourceVersion)
+        : await this.nodes.create(tx, stamped);
+      if (!node)
+        throw new AppError(
+          'Conflict',
+          `Operation cannot be fulfilled on nodes "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+        );
       await this.afterNodeChange(tx, node, now, changes);
-      changes.event({ type: existing ? 'NodeReplaced' : 'NodeCreated', subjectKind: 'Node', subjectName: name, data: { taints: node.taints.map(taintToJson), unschedulable: node.unschedulable, previousTaints: existing?.taints.map(taintToJson) ?? [] } });
+      changes.event({
+        type: existing ? 'NodeReplaced' : 'NodeCreated',
+        subjectKind: 'Node',
+        subjectName: name,
+        data: {
+          taints: node.taints.map(taintToJson),
+          unschedulable: node.unschedulable,
+          previousTaints: existing?.taints.map(taintToJson) ?? [],
+        },
+      });
       return { node, created: !existing };
     });
     return result;
@@ -86,12 +114,21 @@ export class NodeService {
       const now = this.uow.now();
       await this.planner.cancelForPods(tx, bound, `node ${name} was deleted`, now, changes);
       for (const pod of bound) {
-        const unbound = await this.pods.setBinding(tx, pod.namespace, pod.name, name, { nodeName: null, phase: 'Pending', boundAt: null });
+        const unbound = await this.pods.setBinding(tx, pod.namespace, pod.name, name, {
+          nodeName: null,
+          phase: 'Pending',
+          boundAt: null,
+        });
         if (unbound) changes.pod(unbound);
       }
       if (!(await this.nodes.delete(tx, name))) throw AppError.notFound('nodes', name);
       changes.nodeDeleted(name);
-      changes.event({ type: 'NodeDeleted', subjectKind: 'Node', subjectName: name, data: { unboundPods: bound.map((p) => `${p.namespace}/${p.name}`) } });
+      changes.event({
+        type: 'NodeDeleted',
+        subjectKind: 'Node',
+        subjectName: name,
+        data: { unboundPods: bound.map((p) => `${p.namespace}/${p.name}`) },
+      });
     });
   }
 
@@ -111,7 +148,10 @@ export class NodeService {
       labels: body.labels ?? {},
       taints: (body.taints ?? []).map((t) => ({ key: t.key, value: t.value ?? '', effect: t.effect as TaintEffect })),
       unschedulable: body.unschedulable ?? false,
-      conditions: (body.conditions ?? []).map((c): NodeCondition => ({ ...c, lastTransitionTime: c.lastTransitionTime ? new Date(c.lastTransitionTime) : undefined })),
+      conditions: (body.conditions ?? []).map((c): NodeCondition => ({
+        ...c,
+        lastTransitionTime: c.lastTransitionTime ? new Date(c.lastTransitionTime) : undefined,
+      })),
       allocatable: body.allocatable ?? null,
     };
     const errors = validateNodeObject(write);

@@ -5,7 +5,11 @@ import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
 import { applyAdmissionDefaults } from '../domain/admission/apply-admission-defaults';
 import type { PodSpec } from '../domain/types';
 import { formatInvalidObject } from '../domain/validation/field-errors';
-import { validateNamespaceName, validateObjectName, validatePodSpecObject } from '../domain/validation/validate-objects';
+import {
+  validateNamespaceName,
+  validateObjectName,
+  validatePodSpecObject,
+} from '../domain/validation/validate-objects';
 import { usesComparisonOperators, validateTolerationsUpdate } from '../domain/validation/validate-tolerations';
 import { EvictionPlanner } from '../evictions/eviction-planner.service';
 import type { Actor } from '../kernel/persistence/change-set';
@@ -39,35 +43,66 @@ export class PodService {
     const limit = parseLimit(query.limit);
     const after = decodeContinue(query.continue, 2);
     const position = after ? { namespace: after[0], name: after[1] } : undefined;
-    return readPage(limit, (take) => this.pods.list(this.uow.db, filter, take, position), (p) => [p.namespace, p.name]);
+    return readPage(
+      limit,
+      (take) => this.pods.list(this.uow.db, filter, take, position),
+      (p) => [p.namespace, p.name],
+    );
   }
 
   /** PUT /v1/namespaces/{ns}/pods/{name}: 201 on create, 200 on replace (API.md). */
-  async upsert(namespace: string, name: string, body: unknown, actor: Actor): Promise<{ pod: StoredPod; created: boolean }> {
+  async upsert(
+    namespace: string,
+    name: string,
+    body: unknown,
+    actor: Actor,
+  ): Promise<{ pod: StoredPod; created: boolean }> {
     const parsed = parseBody(podBodySchema, body, `Pod "${name}"`);
-    for (const [field, given, expected] of [['namespace', parsed.namespace, namespace], ['name', parsed.name, name]] as const) {
+    for (const [field, given, expected] of [
+      ['namespace', parsed.namespace, namespace],
+      ['name', parsed.name, name],
+    ] as const) {
       if (given !== undefined && given !== expected) {
-        throw new AppError('BadRequest', `the ${field} in the body ("${given}") does not match the path ("${expected}")`, [{ field, type: 'Invalid value', message: `Invalid value: "${given}": must match the path` }]);
+        throw new AppError(
+          'BadRequest',
+          `the ${field} in the body ("${given}") does not match the path ("${expected}")`,
+          [{ field, type: 'Invalid value', message: `Invalid value: "${given}": must match the path` }],
+        );
       }
     }
     const { result } = await this.uow.run(actor, async (tx, changes) => {
       const existing = await this.pods.findByKey(tx, namespace, name);
       const now = this.uow.now();
       if (parsed.resourceVersion !== undefined && existing?.resourceVersion !== parsed.resourceVersion) {
-        throw new AppError('Conflict', `Operation cannot be fulfilled on pods "${name}": the object has been modified; please apply your changes to the latest version and try again`);
+        throw new AppError(
+          'Conflict',
+          `Operation cannot be fulfilled on pods "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+        );
       }
       if (existing && parsed.nodeName !== undefined && parsed.nodeName !== existing.nodeName) {
-        throw new AppError('Conflict', `pod ${namespace}/${name}: nodeName cannot change on replace (it is ${existing.nodeName === null ? 'unbound' : `bound to ${existing.nodeName}`}); use the binding subresource or an eviction`);
+        throw new AppError(
+          'Conflict',
+          `pod ${namespace}/${name}: nodeName cannot change on replace (it is ${existing.nodeName === null ? 'unbound' : `bound to ${existing.nodeName}`}); use the binding subresource or an eviction`,
+        );
       }
       const write = this.toWrite(namespace, name, parsed, existing, now);
       if (write.nodeName !== null) {
         await this.nodes.lock(tx, [write.nodeName]);
         if (!existing && !(await this.nodes.findByName(tx, write.nodeName))) {
-          throw new AppError('NotFound', `node "${write.nodeName}" not found: a pod can only be created bound to an existing node`);
+          throw new AppError(
+            'NotFound',
+            `node "${write.nodeName}" not found: a pod can only be created bound to an existing node`,
+          );
         }
       }
-      const pod = existing ? await this.pods.replace(tx, write, parsed.resourceVersion) : await this.pods.create(tx, write);
-      if (!pod) throw new AppError('Conflict', `Operation cannot be fulfilled on pods "${name}": the object has been modified; please apply your changes to the latest version and try again`);
+      const pod = existing
+        ? await this.pods.replace(tx, write, parsed.resourceVersion)
+        : await this.pods.create(tx, write);
+      if (!pod)
+        throw new AppError(
+          'Conflict',
+          `Operation cannot be fulfilled on pods "${name}": the object has been modified; please apply your changes to the latest version and try again`,
+        );
       changes.pod(pod);
       if (pod.nodeName !== null && isActivePhase(pod.phase)) {
         const node = await this.nodes.findByName(tx, pod.nodeName);
@@ -75,7 +110,12 @@ export class PodService {
       } else if (existing?.nodeName && !isActivePhase(pod.phase)) {
         await this.planner.cancelForPods(tx, [pod], `pod phase is ${pod.phase}`, now, changes);
       }
-      changes.event({ type: existing ? 'PodReplaced' : 'PodCreated', subjectKind: 'Pod', subjectName: `${namespace}/${name}`, data: { nodeName: pod.nodeName, tolerations: pod.tolerations } });
+      changes.event({
+        type: existing ? 'PodReplaced' : 'PodCreated',
+        subjectKind: 'Pod',
+        subjectName: `${namespace}/${name}`,
+        data: { nodeName: pod.nodeName, tolerations: pod.tolerations },
+      });
       return { pod, created: !existing };
     });
     return result;
@@ -89,7 +129,12 @@ export class PodService {
       await this.planner.cancelForPods(tx, [pod], 'pod deleted', this.uow.now(), changes);
       await this.pods.delete(tx, namespace, name);
       changes.podDeleted(namespace, name);
-      changes.event({ type: 'PodDeleted', subjectKind: 'Pod', subjectName: `${namespace}/${name}`, data: { nodeName: pod.nodeName } });
+      changes.event({
+        type: 'PodDeleted',
+        subjectKind: 'Pod',
+        subjectName: `${namespace}/${name}`,
+        data: { nodeName: pod.nodeName },
+      });
     });
   }
 
@@ -105,7 +150,13 @@ export class PodService {
     });
   }
 
-  private toWrite(namespace: string, name: string, body: PodBody, existing: StoredPod | undefined, now: Date): PodWrite {
+  private toWrite(
+    namespace: string,
+    name: string,
+    body: PodBody,
+    existing: StoredPod | undefined,
+    now: Date,
+  ): PodWrite {
     const spec: PodSpec = {
       tolerations: body.tolerations ?? [],
       nodeSelector: body.nodeSelector ?? {},
@@ -120,14 +171,25 @@ export class PodService {
     const errors = [
       ...validateNamespaceName(namespace),
       ...validateObjectName(name),
-      ...validatePodSpecObject({ tolerations: spec.tolerations, nodeSelector: spec.nodeSelector ?? {}, affinity: spec.affinity ?? null, resources: spec.resources ?? {}, phase: body.phase }, options),
+      ...validatePodSpecObject(
+        {
+          tolerations: spec.tolerations,
+          nodeSelector: spec.nodeSelector ?? {},
+          affinity: spec.affinity ?? null,
+          resources: spec.resources ?? {},
+          phase: body.phase,
+        },
+        options,
+      ),
     ];
     const admitted = errors.length ? spec : this.admit(spec);
-    if (existing && errors.length === 0) errors.push(...validateTolerationsUpdate(existing.tolerations, admitted.tolerations, 'tolerations', options));
+    if (existing && errors.length === 0)
+      errors.push(...validateTolerationsUpdate(existing.tolerations, admitted.tolerations, 'tolerations', options));
     if (errors.length) throw AppError.invalid('Pod', name, errors, formatInvalidObject('Pod', name, errors));
-    const nodeName = existing ? existing.nodeName : body.nodeName ?? null;
+    const nodeName = existing ? existing.nodeName : (body.nodeName ?? null);
     return {
-      namespace, name,
+      namespace,
+      name,
       uid: existing?.uid ?? body.uid ?? randomUUID(),
       nodeName,
       phase: body.phase ?? existing?.phase ?? (nodeName ? 'Running' : 'Pending'),

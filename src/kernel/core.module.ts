@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { type DynamicModule, Global, Inject, Injectable, Logger, Module, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  type DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
 import { ApiKeys } from './auth/api-keys';
 import { throttledLog } from './logging/throttled-log';
 import { APP_CONFIG, type AppConfig } from './config/config.schema';
@@ -31,9 +39,15 @@ class InfrastructureShutdown implements OnApplicationShutdown {
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
-    if (!(await settlesWithin(this.timerWrites.settled(), TIMER_WRITES_GRACE_MS))) this.logger.warn({ msg: 'timer changes still queued at shutdown; the reconciler arms their rows at the next start', queued: this.timerWrites.queued });
+    if (!(await settlesWithin(this.timerWrites.settled(), TIMER_WRITES_GRACE_MS)))
+      this.logger.warn({
+        msg: 'timer changes still queued at shutdown; the reconciler arms their rows at the next start',
+        queued: this.timerWrites.queued,
+      });
     await this.jobs.close().catch((e: unknown) => this.logger.warn({ msg: 'closing timers failed', err: String(e) }));
-    await this.database.close().catch((e: unknown) => this.logger.warn({ msg: 'closing database failed', err: String(e) }));
+    await this.database
+      .close()
+      .catch((e: unknown) => this.logger.warn({ msg: 'closing database failed', err: String(e) }));
   }
 }
 
@@ -76,14 +90,27 @@ export class CoreModule {
             // A failed firing is retried, then dropped: the Scheduled row stays and the reconciler re-arms it.
             // Handler failures are logged each time; a backend that is down (Redis) retries every few
             // hundred ms, so its errors are logged at most every 10 s with a count of the rest.
-            const backendError = throttledLog((suppressed: number, err: unknown) =>
-              timersLogger.error({ msg: 'timer backend error', err: String(err), suppressedSinceLast: suppressed }), 10_000);
+            const backendError = throttledLog(
+              (suppressed: number, err: unknown) =>
+                timersLogger.error({ msg: 'timer backend error', err: String(err), suppressedSinceLast: suppressed }),
+              10_000,
+            );
             const onError: DelayedJobsErrorListener = (err, context) => {
               if (!context.id) return backendError(err);
-              timersLogger[context.final === false ? 'warn' : 'error']({ msg: 'eviction timer handler failed', ...context, err: String(err) });
+              timersLogger[context.final === false ? 'warn' : 'error']({
+                msg: 'eviction timer handler failed',
+                ...context,
+                err: String(err),
+              });
             };
             if (config.REDIS_URL) {
-              return new BullMqDelayedJobs({ redisUrl: config.REDIS_URL, queueName: `${config.REDIS_PREFIX}-evictions`, prefix: config.REDIS_PREFIX, concurrency: config.EVICTION_WORKER_CONCURRENCY, onError });
+              return new BullMqDelayedJobs({
+                redisUrl: config.REDIS_URL,
+                queueName: `${config.REDIS_PREFIX}-evictions`,
+                prefix: config.REDIS_PREFIX,
+                concurrency: config.EVICTION_WORKER_CONCURRENCY,
+                onError,
+              });
             }
             return new InProcessDelayedJobs({ clock, onError });
           },

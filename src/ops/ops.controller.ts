@@ -22,7 +22,10 @@ export class OpsController {
 
   @Public()
   @Get('readyz')
-  @ApiOkResponse({ description: 'Database and timers reachable.', schema: { example: { status: 'ready', checks: { database: { ok: true, ms: 1 }, timers: { ok: true, ms: 0 } } } } })
+  @ApiOkResponse({
+    description: 'Database and timers reachable.',
+    schema: { example: { status: 'ready', checks: { database: { ok: true, ms: 1 }, timers: { ok: true, ms: 0 } } } },
+  })
   @ApiServiceUnavailableResponse({ description: 'A part is unreachable; the failing part is named.' })
   async readyz(@Res() reply: FastifyReply): Promise<void> {
     const result = await runReadinessChecks(this.checks);
@@ -30,11 +33,21 @@ export class OpsController {
       void reply.status(200).send({ status: 'ready', checks: result.checks });
       return;
     }
-    const failing = Object.entries(result.checks).filter(([, c]) => !c.ok).map(([name, c]) => `${name}: ${c.error}`);
+    const failing = Object.entries(result.checks)
+      .filter(([, c]) => !c.ok)
+      .map(([name, c]) => `${name}: ${c.error}`);
     void reply
       .status(503)
       .header('content-type', 'application/problem+json; charset=utf-8')
-      .send(JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: `not ready: ${failing.join('; ')}`, checks: result.checks }));
+      .send(
+        JSON.stringify({
+          type: 'about:blank',
+          title: 'Service Unavailable',
+          status: 503,
+          detail: `not ready: ${failing.join('; ')}`,
+          checks: result.checks,
+        }),
+      );
   }
 
   @Get('metrics')

@@ -17,7 +17,14 @@ import { taintToJson } from '../kernel/model/taint-json';
 import { PodRepository } from '../kernel/persistence/repositories/pod.repository';
 import type { Db } from '../kernel/persistence/prisma-types';
 import { UnitOfWork } from '../kernel/persistence/unit-of-work';
-import { applyTaintsSchema, conditionsSchema, nextConditions, nodeSelectionOf, validateConditions, type NodeSelection } from './taint-inputs';
+import {
+  applyTaintsSchema,
+  conditionsSchema,
+  nextConditions,
+  nodeSelectionOf,
+  validateConditions,
+  type NodeSelection,
+} from './taint-inputs';
 
 export interface TaintedNode {
   name: string;
@@ -76,8 +83,16 @@ export class TaintMutationService {
       const now = this.uow.now();
       const outcomes = this.decide(await this.selectNodes(db, selection, matches), specs, options.overwrite, now);
       const changed = outcomes.filter((o) => o.changed);
-      const bound = await this.pods.findActiveOnNodes(db, changed.map((o) => o.after.name));
-      const evictions = await this.planner.preview(db, bound, new Map(changed.map((o) => [o.after.name, o.after])), now);
+      const bound = await this.pods.findActiveOnNodes(
+        db,
+        changed.map((o) => o.after.name),
+      );
+      const evictions = await this.planner.preview(
+        db,
+        bound,
+        new Map(changed.map((o) => [o.after.name, o.after])),
+        now,
+      );
       return { nodes: outcomes.map(present), evictions, dryRun: true };
     }
 
@@ -85,10 +100,19 @@ export class TaintMutationService {
       const names = await this.candidateNames(tx, selection, matches);
       await this.nodes.lock(tx, names);
       const now = this.uow.now();
-      const outcomes = this.decide(await this.selectNodes(tx, selection, matches, names), specs, options.overwrite, now);
+      const outcomes = this.decide(
+        await this.selectNodes(tx, selection, matches, names),
+        specs,
+        options.overwrite,
+        now,
+      );
       // Every changed node in three statements, then every bound pod of them in one planner call.
       const changed = outcomes.filter((o) => o.changed);
-      const written = await this.nodes.replaceTaints(tx, changed.map((o) => o.after), now);
+      const written = await this.nodes.replaceTaints(
+        tx,
+        changed.map((o) => o.after),
+        now,
+      );
       const stored = new Map(written.map((n) => [n.name, n]));
       for (const o of changed) {
         const node = stored.get(o.after.name);
@@ -96,8 +120,16 @@ export class TaintMutationService {
         o.after = node;
         changes.node(node);
         changes.event({
-          type: 'TaintsApplied', subjectKind: 'Node', subjectName: node.name,
-          data: { specs: parsed.taints, overwrite: options.overwrite, operation: o.operation, taints: node.taints.map(taintToJson), previousTaints: o.before.taints.map(taintToJson) },
+          type: 'TaintsApplied',
+          subjectKind: 'Node',
+          subjectName: node.name,
+          data: {
+            specs: parsed.taints,
+            overwrite: options.overwrite,
+            operation: o.operation,
+            taints: node.taints.map(taintToJson),
+            previousTaints: o.before.taints.map(taintToJson),
+          },
         });
       }
       await this.replanNodes(tx, written, now, changes);
@@ -109,7 +141,11 @@ export class TaintMutationService {
   /** `POST /v1/nodes/{name}/cordon|uncordon`: `unschedulable` and its NoSchedule taint (A.7). */
   async setUnschedulable(name: string, unschedulable: boolean, actor: Actor): Promise<NodeMutationResult> {
     return this.mutateNode(name, actor, (node, now) => ({
-      next: { ...node, unschedulable, taints: unschedulable ? cordonTaints(node.taints, now) : uncordonTaints(node.taints) },
+      next: {
+        ...node,
+        unschedulable,
+        taints: unschedulable ? cordonTaints(node.taints, now) : uncordonTaints(node.taints),
+      },
       event: { type: unschedulable ? 'NodeCordoned' : 'NodeUncordoned', data: {} },
     }));
   }
@@ -131,7 +167,10 @@ export class TaintMutationService {
   private async mutateNode(
     name: string,
     actor: Actor,
-    change: (node: StoredNode, now: Date) => { next: StoredNode; event: { type: string; data: Record<string, unknown> } },
+    change: (
+      node: StoredNode,
+      now: Date,
+    ) => { next: StoredNode; event: { type: string; data: Record<string, unknown> } },
   ): Promise<NodeMutationResult> {
     const { result, changes } = await this.uow.run(actor, async (tx, changes) => {
       await this.nodes.lock(tx, [name]);
@@ -139,14 +178,24 @@ export class TaintMutationService {
       if (!node) throw AppError.notFound('nodes', name);
       const now = this.uow.now();
       const { next, event } = change(node, now);
-      const changed = next.unschedulable !== node.unschedulable || !sameTaints(next.taints, node.taints) || !sameConditions(next.conditions, node.conditions);
+      const changed =
+        next.unschedulable !== node.unschedulable ||
+        !sameTaints(next.taints, node.taints) ||
+        !sameConditions(next.conditions, node.conditions);
       if (!changed) return { node, changed };
       const stored = await this.nodes.replace(tx, toWrite(next));
       if (!stored) throw AppError.notFound('nodes', name);
       await this.nodeService.afterNodeChange(tx, stored, now, changes);
       changes.event({
-        type: event.type, subjectKind: 'Node', subjectName: name,
-        data: { ...event.data, unschedulable: stored.unschedulable, taints: stored.taints.map(taintToJson), previousTaints: node.taints.map(taintToJson) },
+        type: event.type,
+        subjectKind: 'Node',
+        subjectName: name,
+        data: {
+          ...event.data,
+          unschedulable: stored.unschedulable,
+          taints: stored.taints.map(taintToJson),
+          previousTaints: node.taints.map(taintToJson),
+        },
       });
       return { node: stored, changed };
     });
@@ -154,12 +203,21 @@ export class TaintMutationService {
   }
 
   /** Names to lock: the explicit list, or every node whose labels match (re-checked under the lock). */
-  private async candidateNames(db: Db, selection: NodeSelection, matches: (labels: Record<string, string>) => boolean): Promise<string[]> {
+  private async candidateNames(
+    db: Db,
+    selection: NodeSelection,
+    matches: (labels: Record<string, string>) => boolean,
+  ): Promise<string[]> {
     if (selection.kind === 'names') return selection.names;
     return (await this.nodes.namesAndLabels(db)).filter((r) => matches(r.labels)).map((r) => r.name);
   }
 
-  private async selectNodes(db: Db, selection: NodeSelection, matches: (labels: Record<string, string>) => boolean, names?: string[]): Promise<StoredNode[]> {
+  private async selectNodes(
+    db: Db,
+    selection: NodeSelection,
+    matches: (labels: Record<string, string>) => boolean,
+    names?: string[],
+  ): Promise<StoredNode[]> {
     const wanted = names ?? (await this.candidateNames(db, selection, matches));
     const found = await this.nodes.findByNames(db, wanted);
     if (selection.kind === 'names') {
@@ -171,18 +229,29 @@ export class TaintMutationService {
     return found.filter((n) => matches(n.labels));
   }
 
-  /** Every node's new taints, or the first refusal (kubectl stops at the first failing node; so do we, and write nothing). */
+  /**
+   * Every node's new taints, or the first refusal (kubectl stops at the first failing node; so do we, and write
+   * nothing).
+   */
   private decide(nodes: StoredNode[], specs: TaintChanges, overwrite: boolean, now: Date): Outcome[] {
     return nodes.map((node) => {
       // a refusal (KubectlTaintError, naming the node) leaves through the one error mapper, toAppError
       const applied = applyTaintChanges(node.name, node.taints, specs, { overwrite, now });
-      return { before: node, after: { ...node, taints: applied.taints }, changed: applied.changed, operation: applied.operation };
+      return {
+        before: node,
+        after: { ...node, taints: applied.taints },
+        changed: applied.changed,
+        operation: applied.operation,
+      };
     });
   }
 
   private async replanNodes(tx: Db, nodes: StoredNode[], now: Date, changes: ChangeSet): Promise<void> {
     if (nodes.length === 0) return;
-    const bound = await this.pods.findActiveOnNodes(tx, nodes.map((n) => n.name));
+    const bound = await this.pods.findActiveOnNodes(
+      tx,
+      nodes.map((n) => n.name),
+    );
     await this.planner.replan(tx, bound, new Map(nodes.map((n) => [n.name, n])), now, changes);
   }
 }
@@ -192,11 +261,25 @@ function present(o: Outcome): TaintedNode {
 }
 
 function toWrite(node: StoredNode): NodeWrite {
-  return { name: node.name, labels: node.labels, taints: node.taints, unschedulable: node.unschedulable, conditions: node.conditions, allocatable: node.allocatable };
+  return {
+    name: node.name,
+    labels: node.labels,
+    taints: node.taints,
+    unschedulable: node.unschedulable,
+    conditions: node.conditions,
+    allocatable: node.allocatable,
+  };
 }
 
 function sameConditions(a: readonly NodeCondition[], b: readonly NodeCondition[]): boolean {
-  const sig = (c: NodeCondition) => JSON.stringify([c.type, c.status, c.reason ?? null, c.message ?? null, c.lastTransitionTime ? new Date(c.lastTransitionTime).getTime() : null]);
+  const sig = (c: NodeCondition) =>
+    JSON.stringify([
+      c.type,
+      c.status,
+      c.reason ?? null,
+      c.message ?? null,
+      c.lastTransitionTime ? new Date(c.lastTransitionTime).getTime() : null,
+    ]);
   return a.length === b.length && a.every((c, i) => sig(c) === sig(b[i]));
 }
 

@@ -6,7 +6,11 @@ import { join } from 'node:path';
 const root = join(__dirname, '..', '..');
 const config = join(root, '.dependency-cruiser.cjs');
 
-interface Violation { rule: { name: string }; from: string; to: string }
+interface Violation {
+  rule: { name: string };
+  from: string;
+  to: string;
+}
 
 function cruise(cwd: string): Violation[] {
   const bin = join(root, 'node_modules', '.bin', 'depcruise');
@@ -22,14 +26,22 @@ describe('dependency rules', () => {
     { rule: 'domain-stays-pure', from: 'src/domain/impure.ts', to: 'src/kernel/persistence/database.ts' },
     { rule: 'kernel-knows-no-feature', from: 'src/kernel/uses-feature.ts', to: 'src/inventory/inventory.service.ts' },
     { rule: 'features-meet-through-services', from: 'src/taints/taints.service.ts', to: 'src/inventory/internal.ts' },
-    { rule: 'decisions-read-the-snapshot', from: 'src/decisions/decisions.service.ts', to: 'src/kernel/persistence/database.ts' },
+    {
+      rule: 'decisions-read-the-snapshot',
+      from: 'src/decisions/decisions.service.ts',
+      to: 'src/kernel/persistence/database.ts',
+    },
     { rule: 'no-circular', from: 'src/events/a.ts', to: 'src/events/b.ts' },
   ])('$rule: reports $from -> $to', ({ rule, from, to }) => {
-    expect(fixture).toContainEqual(expect.objectContaining({ rule: expect.objectContaining({ name: rule }), from, to }));
+    expect(fixture).toContainEqual(
+      expect.objectContaining({ rule: expect.objectContaining({ name: rule }), from, to }),
+    );
   });
 
   it('allows a feature to use another through its service', () => {
-    const allowed = fixture.filter((v) => v.from === 'src/taints/taints.service.ts' && v.to === 'src/inventory/inventory.service.ts');
+    const allowed = fixture.filter(
+      (v) => v.from === 'src/taints/taints.service.ts' && v.to === 'src/inventory/inventory.service.ts',
+    );
     expect(allowed).toEqual([]);
   });
 

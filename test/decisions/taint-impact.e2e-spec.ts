@@ -11,7 +11,12 @@ import { putNode, putPod, withoutNulls, writtenState } from './decisions-helpers
 const AT = '2030-01-01T00:00:00.000Z';
 const plus = (iso: string, seconds: number) => new Date(Date.parse(iso) + seconds * 1000).toISOString();
 const ref = (name: string) => ({ namespace: 'default', name });
-const maintenance = (extra: Record<string, unknown> = {}) => ({ key: 'maintenance', operator: 'Exists', effect: 'NoExecute', ...extra });
+const maintenance = (extra: Record<string, unknown> = {}) => ({
+  key: 'maintenance',
+  operator: 'Exists',
+  effect: 'NoExecute',
+  ...extra,
+});
 
 const IMPACT_QUERY = `query($taints: [String!]!, $nodes: [String!], $labelSelector: String, $all: Boolean, $at: DateTime) {
   taintImpact(taints: $taints, nodes: $nodes, labelSelector: $labelSelector, all: $all, at: $at) {
@@ -39,15 +44,33 @@ describe.each(testModes())('POST /v1/decisions/taint-impact (%s)', (mode) => {
     await putNode(app, 'm1', { labels: { pool: 'batch' } });
     await putNode(app, 'm2', { labels: { pool: 'batch' } });
     await putNode(app, 'm3', { labels: { pool: 'web' } });
-    await putNode(app, 'm4', { labels: { pool: 'batch', only: 'm4' }, taints: [{ key: 'legacy', value: 'x', effect: 'NoSchedule' }] });
-    await putNode(app, 'm5', { labels: { pool: 'drain' }, taints: [{ key: 'drain', value: 'now', effect: 'NoExecute' }] });
+    await putNode(app, 'm4', {
+      labels: { pool: 'batch', only: 'm4' },
+      taints: [{ key: 'legacy', value: 'x', effect: 'NoSchedule' }],
+    });
+    await putNode(app, 'm5', {
+      labels: { pool: 'drain' },
+      taints: [{ key: 'drain', value: 'now', effect: 'NoExecute' }],
+    });
     drainTaintAdded = (await app.request('GET', '/v1/nodes/m5')).body.taints[0].timeAdded;
     const boundAt = '2029-12-31T00:00:00.000Z';
     await putPod(app, 'default', 'a', { nodeName: 'm1', boundAt });
-    await putPod(app, 'default', 'b', { nodeName: 'm1', boundAt, tolerations: [maintenance({ tolerationSeconds: 120 })] });
+    await putPod(app, 'default', 'b', {
+      nodeName: 'm1',
+      boundAt,
+      tolerations: [maintenance({ tolerationSeconds: 120 })],
+    });
     await putPod(app, 'default', 'c', { nodeName: 'm2', boundAt, tolerations: [maintenance()] });
-    await putPod(app, 'default', 'd', { nodeName: 'm2', boundAt, tolerations: [maintenance({ tolerationSeconds: 0 })] });
-    await putPod(app, 'default', 'e', { nodeName: 'm5', boundAt: '2020-01-01T00:00:00.000Z', tolerations: [{ key: 'drain', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 3600 }] });
+    await putPod(app, 'default', 'd', {
+      nodeName: 'm2',
+      boundAt,
+      tolerations: [maintenance({ tolerationSeconds: 0 })],
+    });
+    await putPod(app, 'default', 'e', {
+      nodeName: 'm5',
+      boundAt: '2020-01-01T00:00:00.000Z',
+      tolerations: [{ key: 'drain', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 3600 }],
+    });
     await putPod(app, 'default', 'p-batch', { nodeSelector: { pool: 'batch' } });
     await putPod(app, 'default', 'p-any', {});
     await putPod(app, 'default', 'p-tolerant', { nodeSelector: { pool: 'batch' }, tolerations: [maintenance()] });
@@ -74,7 +97,9 @@ describe.each(testModes())('POST /v1/decisions/taint-impact (%s)', (mode) => {
       schedulablePending: [],
       warnings: [],
     });
-    expect(await viaGraphQL({ taints: ['maintenance=true:NoExecute'], labelSelector: 'pool=batch', at: AT })).toEqual(r.body);
+    expect(await viaGraphQL({ taints: ['maintenance=true:NoExecute'], labelSelector: 'pool=batch', at: AT })).toEqual(
+      r.body,
+    );
   });
 
   it('A.3 without `at` the change is evaluated now (the service clock); a clock never starts before boundAt', async () => {
@@ -92,10 +117,14 @@ describe.each(testModes())('POST /v1/decisions/taint-impact (%s)', (mode) => {
     const at = new Date(Date.parse(drainTaintAdded) + 600_000).toISOString();
     const r = await impact({ taints: ['drain=now:NoExecute'], nodes: ['m5'], at });
     // deadline = max(timeAdded, boundAt) + 3600 s = timeAdded + 3600 s: 3000 s after `at`.
-    expect(r.body.evictions).toEqual([{ pod: ref('e'), node: 'm5', action: 'EvictAfter', afterSeconds: 3000, evictAt: plus(drainTaintAdded, 3600) }]);
+    expect(r.body.evictions).toEqual([
+      { pod: ref('e'), node: 'm5', action: 'EvictAfter', afterSeconds: 3000, evictAt: plus(drainTaintAdded, 3600) },
+    ]);
     // A changed value is a new taint (timeAdded = at): the full 3600 s from `at`.
     const changed = await impact({ taints: ['drain=later:NoExecute'], nodes: ['m5'], at });
-    expect(changed.body.evictions).toEqual([{ pod: ref('e'), node: 'm5', action: 'EvictAfter', afterSeconds: 3600, evictAt: plus(at, 3600) }]);
+    expect(changed.body.evictions).toEqual([
+      { pod: ref('e'), node: 'm5', action: 'EvictAfter', afterSeconds: 3600, evictAt: plus(at, 3600) },
+    ]);
   });
 
   it('B.3.2 removals: `key-` frees pending pods; a removal that matches nothing on a node is a warning there', async () => {
@@ -103,7 +132,11 @@ describe.each(testModes())('POST /v1/decisions/taint-impact (%s)', (mode) => {
     expect(r.status).toBe(200);
     expect(r.body.schedulablePending).toEqual([{ pod: ref('p-m4') }]);
     expect(r.body.unschedulablePending).toEqual([]);
-    expect(r.body.warnings).toEqual(['m1', 'm2', 'm3', 'm5'].map((n) => `node ${n}: taint "legacy" not found (kubectl taint would refuse the command; ignored on this node)`));
+    expect(r.body.warnings).toEqual(
+      ['m1', 'm2', 'm3', 'm5'].map(
+        (n) => `node ${n}: taint "legacy" not found (kubectl taint would refuse the command; ignored on this node)`,
+      ),
+    );
     // Removing m5's NoExecute taint: e stays indefinitely.
     const drain = await impact({ taints: ['drain:NoExecute-'], nodes: ['m5'], at: AT });
     expect(drain.body).toMatchObject({ evictions: [], tolerating: [{ pod: ref('e'), node: 'm5' }], warnings: [] });
@@ -115,7 +148,12 @@ describe.each(testModes())('POST /v1/decisions/taint-impact (%s)', (mode) => {
     // Bound pods stay (NoSchedule never evicts); m4 (legacy) and m5 (drain) take none of the pending pods.
     expect(r.body).toMatchObject({
       evictions: [],
-      tolerating: [{ pod: ref('a'), node: 'm1' }, { pod: ref('b'), node: 'm1' }, { pod: ref('c'), node: 'm2' }, { pod: ref('d'), node: 'm2' }],
+      tolerating: [
+        { pod: ref('a'), node: 'm1' },
+        { pod: ref('b'), node: 'm1' },
+        { pod: ref('c'), node: 'm2' },
+        { pod: ref('d'), node: 'm2' },
+      ],
       unschedulablePending: [{ pod: ref('p-any') }, { pod: ref('p-batch') }, { pod: ref('p-tolerant') }],
       schedulablePending: [],
     });
@@ -129,7 +167,11 @@ describe.each(testModes())('POST /v1/decisions/taint-impact (%s)', (mode) => {
     { description: 'an empty taint list', body: { taints: [], all: true }, field: 'taints' },
     { description: 'taints of the wrong type', body: { taints: 'a=b:NoSchedule', all: true }, field: 'taints' },
     { description: 'a bad `at`', body: { taints: ['a=b:NoSchedule'], all: true, at: 'tomorrow' }, field: 'at' },
-    { description: 'an unknown field', body: { taints: ['a=b:NoSchedule'], all: true, overwrite: true }, field: 'overwrite' },
+    {
+      description: 'an unknown field',
+      body: { taints: ['a=b:NoSchedule'], all: true, overwrite: true },
+      field: 'overwrite',
+    },
   ])('400 with the field path for $description', async ({ body, field }) => {
     const r = await impact(body);
     expect(r.status).toBe(400);
@@ -139,7 +181,7 @@ describe.each(testModes())('POST /v1/decisions/taint-impact (%s)', (mode) => {
   it.each([
     { spec: 'a=b:NoScheduled', detail: 'invalid taint effect: NoScheduled, unsupported taint effect' },
     { spec: 'a=b', detail: 'invalid taint spec: a=b' },
-  ])('B.3.2 400 with kubectl\'s words for the spec $spec', async ({ spec, detail }) => {
+  ])("B.3.2 400 with kubectl's words for the spec $spec", async ({ spec, detail }) => {
     const r = await impact({ taints: [spec], all: true });
     expect(r.status).toBe(400);
     expect(r.body.detail).toContain(detail);

@@ -24,7 +24,12 @@ function percentile(sorted: number[], p: number): number {
 describe.each(testModes())('burst of evictions due together (%s)', (mode) => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp(mode, { env: { RECONCILE_INTERVAL_SECONDS: '3600', ...(process.env.BURST_CONCURRENCY ? { EVICTION_WORKER_CONCURRENCY: process.env.BURST_CONCURRENCY } : {}) } });
+    app = await startTestApp(mode, {
+      env: {
+        RECONCILE_INTERVAL_SECONDS: '3600',
+        ...(process.env.BURST_CONCURRENCY ? { EVICTION_WORKER_CONCURRENCY: process.env.BURST_CONCURRENCY } : {}),
+      },
+    });
   });
   afterAll(async () => {
     await app?.close();
@@ -38,11 +43,27 @@ describe.each(testModes())('burst of evictions due together (%s)', (mode) => {
     const tolerations = [{ key: 'maint', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: SECONDS }];
     for (let n = 0; n < NODES; n += 10) {
       await db.pod.createMany({
-        data: nodeNames.slice(n, n + 10).flatMap((nodeName) => Array.from({ length: PODS_PER_NODE }, (_, i) => ({
-          namespace: 'burst', name: `${nodeName}-p${i}`, uid: randomUUID(), nodeName, phase: 'Running', boundAt, tolerations,
-        })).concat(Array.from({ length: UNTOLERATED_PER_NODE }, (_, i) => ({
-          namespace: 'burst-now', name: `${nodeName}-u${i}`, uid: randomUUID(), nodeName, phase: 'Running', boundAt, tolerations: [],
-        })))),
+        data: nodeNames.slice(n, n + 10).flatMap((nodeName) =>
+          Array.from({ length: PODS_PER_NODE }, (_, i) => ({
+            namespace: 'burst',
+            name: `${nodeName}-p${i}`,
+            uid: randomUUID(),
+            nodeName,
+            phase: 'Running',
+            boundAt,
+            tolerations,
+          })).concat(
+            Array.from({ length: UNTOLERATED_PER_NODE }, (_, i) => ({
+              namespace: 'burst-now',
+              name: `${nodeName}-u${i}`,
+              uid: randomUUID(),
+              nodeName,
+              phase: 'Running',
+              boundAt,
+              tolerations: [],
+            })),
+          ),
+        ),
       });
     }
     await app.app.get(SnapshotService).reload();
@@ -65,12 +86,20 @@ describe.each(testModes())('burst of evictions due together (%s)', (mode) => {
 
     await new Promise((resolve) => setTimeout(resolve, evictAt - Date.now()));
     let executed = 0;
-    for (const deadline = Date.now() + 60_000; executed < total; await new Promise((resolve) => setTimeout(resolve, 250))) {
+    for (
+      const deadline = Date.now() + 60_000;
+      executed < total;
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    ) {
       executed = await db.eviction.count({ where: { status: 'Executed', namespace: 'burst' } });
-      if (Date.now() > deadline) throw new Error(`only ${executed}/${total} evictions executed 60 s after the deadline`);
+      if (Date.now() > deadline)
+        throw new Error(`only ${executed}/${total} evictions executed 60 s after the deadline`);
     }
     const drainedMs = Date.now() - evictAt;
-    const rows = await db.eviction.findMany({ where: { namespace: 'burst' }, select: { evictAt: true, executedAt: true } });
+    const rows = await db.eviction.findMany({
+      where: { namespace: 'burst' },
+      select: { evictAt: true, executedAt: true },
+    });
     expect(rows).toHaveLength(total);
     expect(new Set(rows.map((row) => row.evictAt.getTime()))).toEqual(new Set([evictAt]));
     const lags = rows.map((row) => row.executedAt!.getTime() - row.evictAt.getTime()).sort((a, b) => a - b);
@@ -79,7 +108,18 @@ describe.each(testModes())('burst of evictions due together (%s)', (mode) => {
     expect(await db.pod.count({ where: { namespace: 'burst-now', phase: 'Evicted', nodeName: null } })).toBe(immediate);
     expect(await db.eviction.count({ where: { namespace: 'burst-now', status: 'Executed' } })).toBe(immediate);
     expect(await db.event.count({ where: { type: 'EvictionExecuted' } })).toBe(total + immediate);
-    const report = { mode, pods: total + immediate, nodes: NODES, immediate, taintCommitMs: commitMs, timersArmedAfterMs: armedMs, lagP50Ms: percentile(lags, 50), lagP99Ms: percentile(lags, 99), lagMaxMs: lags[lags.length - 1], allEvictedAfterMs: drainedMs };
+    const report = {
+      mode,
+      pods: total + immediate,
+      nodes: NODES,
+      immediate,
+      taintCommitMs: commitMs,
+      timersArmedAfterMs: armedMs,
+      lagP50Ms: percentile(lags, 50),
+      lagP99Ms: percentile(lags, 99),
+      lagMaxMs: lags[lags.length - 1],
+      allEvictedAfterMs: drainedMs,
+    };
     process.stdout.write(`BURST ${JSON.stringify(report)}\n`);
   });
 });

@@ -23,11 +23,22 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startChildServer(port: number, env: Record<string, string>, readyTimeoutMs = 60_000): Promise<ChildServer> {
+export async function startChildServer(
+  port: number,
+  env: Record<string, string>,
+  readyTimeoutMs = 60_000,
+): Promise<ChildServer> {
   const root = resolve(__dirname, '../..');
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -66,7 +77,11 @@ export async function startChildServer(port: number, env: Record<string, string>
 }
 
 export async function call(url: string, method: string, path: string, body?: unknown): Promise<any> {
-  const r = await fetch(url + path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const r = await fetch(url + path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await r.text();
   if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text}`);
   return text ? JSON.parse(text) : undefined;

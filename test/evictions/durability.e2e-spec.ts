@@ -2,7 +2,6 @@ import { DELAYED_JOBS } from '../../src/kernel/tokens';
 import { EvictionReconciler } from '../../src/evictions/eviction-reconciler';
 import { EvictionWorker } from '../../src/evictions/eviction-worker';
 import { timerFor } from '../../src/evictions/eviction-planner.service';
-import { UnitOfWork } from '../../src/kernel/persistence/unit-of-work';
 import type { DelayedJobs } from '../../src/kernel/timers/delayed-jobs';
 import { deleteRedisKeys, eventually, startTestApp, testModes, type TestApp } from '../support/test-app';
 import { evictions, getPod, noExecute, putNode, putPod, sleep, taint } from './support';
@@ -20,7 +19,8 @@ describe.each(testModes())('eviction durability (%s)', (mode) => {
 
   it('timers lost while evictions are pending (Redis keys deleted / in-process timers dropped): the reconciler re-arms them', async () => {
     await putNode(app, 'l1');
-    for (let i = 0; i < 5; i++) await putPod(app, 'ns-l', `p${i}`, { nodeName: 'l1', tolerations: [noExecute('maint', 3)] });
+    for (let i = 0; i < 5; i++)
+      await putPod(app, 'ns-l', `p${i}`, { nodeName: 'l1', tolerations: [noExecute('maint', 3)] });
     const r = await taint(app, { nodes: ['l1'], taints: ['maint:NoExecute'] });
     expect(r.evictions.scheduled).toBe(5);
     const jobs = app.app.get<DelayedJobs>(DELAYED_JOBS);

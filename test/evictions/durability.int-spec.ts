@@ -26,13 +26,16 @@ describe('eviction durability across sessions and replicas (postgres+redis)', ()
     const r = await taint(app, { nodes: ['k1'], taints: ['maint:NoExecute'] });
     const evictAt = Date.parse(r.nodes[0].taints[0].timeAdded) + 1000;
     let releasedAt = 0;
-    await app.app.get(UnitOfWork).db.$transaction(async (tx) => {
-      await tx.$queryRawUnsafe(`SELECT name FROM nodes WHERE name = 'k1' FOR UPDATE`);
-      // the timer fires and the sweep finds the node held while we wait past the deadline
-      await sleep(Math.max(0, evictAt - Date.now()) + 800);
-      expect((await evictions(app, 'node=k1'))[0].status).toBe('Scheduled');
-      releasedAt = Date.now();
-    }, { timeout: 15_000 });
+    await app.app.get(UnitOfWork).db.$transaction(
+      async (tx) => {
+        await tx.$queryRawUnsafe(`SELECT name FROM nodes WHERE name = 'k1' FOR UPDATE`);
+        // the timer fires and the sweep finds the node held while we wait past the deadline
+        await sleep(Math.max(0, evictAt - Date.now()) + 800);
+        expect((await evictions(app, 'node=k1'))[0].status).toBe('Scheduled');
+        releasedAt = Date.now();
+      },
+      { timeout: 15_000 },
+    );
     await eventually(async () => expect((await evictions(app, 'node=k1'))[0].status).toBe('Executed'), 3000, 50);
     const [row] = await evictions(app, 'node=k1');
     expect(Date.parse(row.executedAt)).toBeGreaterThanOrEqual(releasedAt - 50);
@@ -47,7 +50,11 @@ describe('eviction durability across sessions and replicas (postgres+redis)', ()
     try {
       await putNode(app, 'x1');
       await putNode(app, 'x2');
-      for (let i = 0; i < 20; i++) await putPod(i % 2 ? app : b, 'ns-x', `p${i}`, { nodeName: i % 2 ? 'x1' : 'x2', tolerations: [noExecute('maint', 1 + (i % 3))] });
+      for (let i = 0; i < 20; i++)
+        await putPod(i % 2 ? app : b, 'ns-x', `p${i}`, {
+          nodeName: i % 2 ? 'x1' : 'x2',
+          tolerations: [noExecute('maint', 1 + (i % 3))],
+        });
       await putPod(app, 'ns-x', 'now', { nodeName: 'x1' });
       const [r1, r2] = await Promise.all([
         taint(app, { nodes: ['x1'], taints: ['maint:NoExecute'] }),
@@ -58,8 +65,16 @@ describe('eviction durability across sessions and replicas (postgres+redis)', ()
       // both replicas fire the same due rows by hand as well: the locks make the extra firings no-ops
       await sleep(3200);
       const rows = [...(await evictions(app, 'node=x1')), ...(await evictions(app, 'node=x2'))];
-      await Promise.all(rows.flatMap((row) => [app, b].map((replica) => replica.app.get(EvictionWorker).handle(timerFor(row.id, new Date(row.evictAt))))));
-      await eventually(async () => expect((await evictions(b, 'namespace=ns-x&status=Executed')).length).toBe(21), 8000, 100);
+      await Promise.all(
+        rows.flatMap((row) =>
+          [app, b].map((replica) => replica.app.get(EvictionWorker).handle(timerFor(row.id, new Date(row.evictAt)))),
+        ),
+      );
+      await eventually(
+        async () => expect((await evictions(b, 'namespace=ns-x&status=Executed')).length).toBe(21),
+        8000,
+        100,
+      );
       await sleep(500);
       const executed = await b.request('GET', '/v1/events/history?types=EvictionExecuted&limit=5000');
       const names = executed.body.items.map((e: any) => e.subjectName).filter((n: string) => n.startsWith('ns-x/'));
@@ -67,7 +82,11 @@ describe('eviction durability across sessions and replicas (postgres+redis)', ()
       expect(new Set(names).size).toBe(21);
       expect(await evictions(app, 'namespace=ns-x&status=Scheduled')).toEqual([]);
       // replica b heard a's evictions through the change feed
-      await eventually(async () => expect((await b.request('GET', '/v1/pods?nodeName=x1')).body.items).toEqual([]), 3000, 50);
+      await eventually(
+        async () => expect((await b.request('GET', '/v1/pods?nodeName=x1')).body.items).toEqual([]),
+        3000,
+        50,
+      );
     } finally {
       await b.close();
     }

@@ -21,7 +21,11 @@ describe.each(testModes())('restart after SIGKILL (%s)', (mode) => {
     if (mode === 'embedded') env = { DATA_DIR: mkdtempSync(join(tmpdir(), 'tw-restart-')) };
     else {
       db = await createTempDatabase('tw_restart');
-      env = { DATABASE_URL: db.url, REDIS_URL: process.env.REDIS_URL!, REDIS_PREFIX: `tw-restart-${randomBytes(4).toString('hex')}` };
+      env = {
+        DATABASE_URL: db.url,
+        REDIS_URL: process.env.REDIS_URL!,
+        REDIS_PREFIX: `tw-restart-${randomBytes(4).toString('hex')}`,
+      };
     }
   });
   afterAll(async () => {
@@ -36,12 +40,19 @@ describe.each(testModes())('restart after SIGKILL (%s)', (mode) => {
     server = await startChildServer(port, env);
     const url = server.url;
     await call(url, 'PUT', '/v1/nodes/r1', {});
-    await call(url, 'PUT', '/v1/namespaces/default/pods/overdue', { nodeName: 'r1', tolerations: [noExecute('maint', 2)] });
-    await call(url, 'PUT', '/v1/namespaces/default/pods/future', { nodeName: 'r1', tolerations: [noExecute('maint', 25)] });
+    await call(url, 'PUT', '/v1/namespaces/default/pods/overdue', {
+      nodeName: 'r1',
+      tolerations: [noExecute('maint', 2)],
+    });
+    await call(url, 'PUT', '/v1/namespaces/default/pods/future', {
+      nodeName: 'r1',
+      tolerations: [noExecute('maint', 25)],
+    });
     const tainted = await call(url, 'POST', '/v1/taints', { nodes: ['r1'], taints: ['maint:NoExecute'] });
     expect(tainted.evictions).toEqual({ immediate: 0, scheduled: 2, cancelled: 0, retimed: 0 });
     const timeAdded = Date.parse(tainted.nodes[0].taints[0].timeAdded);
-    if (mode === 'embedded') expect(readFileSync(join(env.DATA_DIR, 'pglite.lock'), 'utf8')).toBe(String(server.process.pid));
+    if (mode === 'embedded')
+      expect(readFileSync(join(env.DATA_DIR, 'pglite.lock'), 'utf8')).toBe(String(server.process.pid));
 
     await server.kill9();
     server = undefined;
@@ -55,7 +66,7 @@ describe.each(testModes())('restart after SIGKILL (%s)', (mode) => {
     const rows = async () => (await call(server!.url, 'GET', '/v1/evictions?node=r1')).items as any[];
     const byPod = async () => Object.fromEntries((await rows()).map((e) => [e.pod.name, e]));
     // the overdue one fires at once after start-up (the reconciler, or the surviving BullMQ job)
-    for (let t = Date.now(); (await byPod()).overdue.status !== 'Executed'; ) {
+    for (let t = Date.now(); (await byPod()).overdue.status !== 'Executed';) {
       if (Date.now() - t > 10_000) throw new Error('overdue eviction did not fire after the restart');
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -11,7 +11,10 @@ interface SseEvent {
 /** A real SSE client over fetch streaming: parses `id:`/`data:` frames and keeps the comments. */
 async function openSse(url: string, headers: Record<string, string> = {}) {
   const controller = new AbortController();
-  const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
+  const response = await fetch(url, {
+    headers: { accept: 'text/event-stream', ...headers },
+    signal: controller.signal,
+  });
   const events: SseEvent[] = [];
   const comments: string[] = [];
   const reader = response.body!.getReader();
@@ -43,7 +46,10 @@ async function openSse(url: string, headers: Record<string, string> = {}) {
   const waitFor = async (count: number, timeoutMs = 5000) => {
     const deadline = Date.now() + timeoutMs;
     while (events.length < count) {
-      if (Date.now() > deadline) throw new Error(`expected ${count} SSE events, got ${events.length}: ${JSON.stringify(events.map((e) => e.data.type))}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `expected ${count} SSE events, got ${events.length}: ${JSON.stringify(events.map((e) => e.data.type))}`,
+        );
       await new Promise((r) => setTimeout(r, 20));
     }
     return events;
@@ -72,11 +78,27 @@ describe.each(testModes())('event streams (%s)', (mode) => {
     expect(sse.response.status).toBe(200);
     expect(sse.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     await new Promise((r) => setTimeout(r, 100));
-    await fetch(`${app.url}/v1/taints`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'sse-req-1' }, body: JSON.stringify({ nodes: ['s1'], taints: ['maint:NoExecute'] }) });
+    await fetch(`${app.url}/v1/taints`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'sse-req-1' },
+      body: JSON.stringify({ nodes: ['s1'], taints: ['maint:NoExecute'] }),
+    });
     const got = await sse.waitFor(2);
     expect(got.map((e) => e.data.type)).toEqual(['TaintsApplied', 'EvictionExecuted']);
-    expect(got[0].data).toMatchObject({ actor: 'anonymous', requestId: 'sse-req-1', subjectKind: 'Node', subjectName: 's1', data: { specs: ['maint:NoExecute'] } });
-    expect(got[1].data).toMatchObject({ actor: 'anonymous', requestId: 'sse-req-1', subjectKind: 'Pod', subjectName: 'default/victim', data: { node: 's1' } });
+    expect(got[0].data).toMatchObject({
+      actor: 'anonymous',
+      requestId: 'sse-req-1',
+      subjectKind: 'Node',
+      subjectName: 's1',
+      data: { specs: ['maint:NoExecute'] },
+    });
+    expect(got[1].data).toMatchObject({
+      actor: 'anonymous',
+      requestId: 'sse-req-1',
+      subjectKind: 'Pod',
+      subjectName: 'default/victim',
+      data: { node: 's1' },
+    });
     expect(Number(got[1].id)).toBeGreaterThan(Number(got[0].id));
     expect(sse.comments).toContain('connected');
     await sse.close();
@@ -92,7 +114,11 @@ describe.each(testModes())('event streams (%s)', (mode) => {
     await again.close();
 
     const since = await openSse(`${app.url}/v1/events?since=0&types=TaintsApplied`);
-    expect((await since.waitFor(3)).map((e) => e.data.data.specs)).toEqual([['maint:NoExecute'], ['maint-'], ['other:NoSchedule']]);
+    expect((await since.waitFor(3)).map((e) => e.data.data.specs)).toEqual([
+      ['maint:NoExecute'],
+      ['maint-'],
+      ['other:NoSchedule'],
+    ]);
     await since.close();
     expect((await app.request('GET', '/v1/events?since=yesterday')).status).toBe(400);
   });
@@ -104,16 +130,30 @@ describe.each(testModes())('event streams (%s)', (mode) => {
     expect(first.body.continue).toBeDefined();
     const next = await app.request('GET', `/v1/events/history?limit=2&continue=${first.body.continue}`);
     expect(Number(next.body.items[0].id)).toBeGreaterThan(Number(first.body.items[1].id));
-    const gql = await app.graphql('{ eventHistory(types: ["TaintsApplied"], first: 10) { edges { node { type actor subjectName data } } pageInfo { hasNextPage } } }');
-    expect(gql.body.data.eventHistory.edges.map((e: any) => JSON.parse(e.node.data).specs)).toEqual([['maint:NoExecute'], ['maint-'], ['other:NoSchedule']]);
+    const gql = await app.graphql(
+      '{ eventHistory(types: ["TaintsApplied"], first: 10) { edges { node { type actor subjectName data } } pageInfo { hasNextPage } } }',
+    );
+    expect(gql.body.data.eventHistory.edges.map((e: any) => JSON.parse(e.node.data).specs)).toEqual([
+      ['maint:NoExecute'],
+      ['maint-'],
+      ['other:NoSchedule'],
+    ]);
   });
 
   it('GraphQL subscription events(types) over graphql-ws delivers committed events', async () => {
-    const client = createClient({ url: `${app.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+    const client = createClient({
+      url: `${app.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+    });
     const received: any[] = [];
     let failure: unknown;
     const dispose = client.subscribe(
-      { query: 'subscription { events(types: ["NodeCordoned", "NodeUncordoned"]) { id type actor requestId subjectKind subjectName data } }' },
+      {
+        query:
+          'subscription { events(types: ["NodeCordoned", "NodeUncordoned"]) { id type actor requestId subjectKind subjectName data } }',
+      },
       { next: (value) => received.push(value), error: (e) => (failure = e), complete: () => undefined },
     );
     // wait until the subscription is live: the server acknowledges the connection first
@@ -128,7 +168,12 @@ describe.each(testModes())('event streams (%s)', (mode) => {
     await client.dispose();
     expect(failure).toBeUndefined();
     expect(received.map((r) => r.data.events.type)).toEqual(['NodeCordoned', 'NodeUncordoned']);
-    expect(received[0].data.events).toMatchObject({ actor: 'anonymous', requestId: 'ws-req-1', subjectKind: 'Node', subjectName: 's1' });
+    expect(received[0].data.events).toMatchObject({
+      actor: 'anonymous',
+      requestId: 'ws-req-1',
+      subjectKind: 'Node',
+      subjectName: 's1',
+    });
     expect(JSON.parse(received[0].data.events.data)).toMatchObject({ unschedulable: true });
   });
 });

@@ -1,7 +1,12 @@
 import type { TestApp } from '../support/test-app';
 
 /** Small factories for the eviction suites (STYLE habit 9): named stubs for the recurring states. */
-export const noExecute = (key: string, seconds?: number) => ({ key, operator: 'Exists', effect: 'NoExecute', ...(seconds !== undefined ? { tolerationSeconds: seconds } : {}) });
+export const noExecute = (key: string, seconds?: number) => ({
+  key,
+  operator: 'Exists',
+  effect: 'NoExecute',
+  ...(seconds !== undefined ? { tolerationSeconds: seconds } : {}),
+});
 export const tolerateForever = (key: string) => noExecute(key);
 
 export async function putNode(app: TestApp, name: string, body: Record<string, unknown> = {}): Promise<void> {
@@ -9,7 +14,12 @@ export async function putNode(app: TestApp, name: string, body: Record<string, u
   if (r.status !== 201 && r.status !== 200) throw new Error(`PUT node ${name}: ${r.status} ${r.text}`);
 }
 
-export async function putPod(app: TestApp, namespace: string, name: string, body: Record<string, unknown>): Promise<any> {
+export async function putPod(
+  app: TestApp,
+  namespace: string,
+  name: string,
+  body: Record<string, unknown>,
+): Promise<any> {
   const r = await app.request('PUT', `/v1/namespaces/${namespace}/pods/${name}`, body);
   if (r.status !== 201 && r.status !== 200) throw new Error(`PUT pod ${namespace}/${name}: ${r.status} ${r.text}`);
   return r.body;

@@ -17,11 +17,20 @@ describe.each(testModes())('taint mutations (%s)', (mode) => {
   it('adds a NoSchedule taint to the selected nodes, stamps timeAdded and evicts nobody', async () => {
     const before = Date.now();
     await putPod(app, 'default', 'plain', { nodeName: 'n1' });
-    const r = await taint(app, { labelSelector: 'pool=gpu', taints: ['dedicated=gpu:NoSchedule', 'soft:PreferNoSchedule'] });
+    const r = await taint(app, {
+      labelSelector: 'pool=gpu',
+      taints: ['dedicated=gpu:NoSchedule', 'soft:PreferNoSchedule'],
+    });
     expect(r.dryRun).toBe(false);
     expect(r.evictions).toEqual({ immediate: 0, scheduled: 0, cancelled: 0, retimed: 0 });
-    expect(r.nodes.map((n: any) => [n.name, n.changed, n.operation])).toEqual([['n1', true, 'tainted'], ['n2', true, 'tainted']]);
-    expect(r.nodes[0].taints.map((t: any) => `${t.key}=${t.value}:${t.effect}`)).toEqual(['dedicated=gpu:NoSchedule', 'soft=:PreferNoSchedule']);
+    expect(r.nodes.map((n: any) => [n.name, n.changed, n.operation])).toEqual([
+      ['n1', true, 'tainted'],
+      ['n2', true, 'tainted'],
+    ]);
+    expect(r.nodes[0].taints.map((t: any) => `${t.key}=${t.value}:${t.effect}`)).toEqual([
+      'dedicated=gpu:NoSchedule',
+      'soft=:PreferNoSchedule',
+    ]);
     expect(Date.parse(r.nodes[0].taints[0].timeAdded)).toBeGreaterThanOrEqual(before - 1000);
     expect((await getPod(app, 'default', 'plain')).nodeName).toBe('n1');
     const n3 = await app.request('GET', '/v1/nodes/n3');
@@ -49,7 +58,10 @@ describe.each(testModes())('taint mutations (%s)', (mode) => {
   });
 
   it('removing a taint that is not there on one node fails the whole request (404) and changes nothing', async () => {
-    const r = await app.request('POST', '/v1/taints', { nodes: ['n1', 'n2', 'n3'], taints: ['soft:PreferNoSchedule-'] });
+    const r = await app.request('POST', '/v1/taints', {
+      nodes: ['n1', 'n2', 'n3'],
+      taints: ['soft:PreferNoSchedule-'],
+    });
     expect(r.status).toBe(404);
     expect(r.body.detail).toBe('node n3: taint "soft:PreferNoSchedule" not found');
     for (const n of ['n1', 'n2']) {
@@ -60,10 +72,22 @@ describe.each(testModes())('taint mutations (%s)', (mode) => {
 
   it.each([
     [{ nodes: ['n1'], taints: ['bad'] }, 400, 'invalid taint spec: bad'],
-    [{ nodes: ['n1'], taints: ['k=v:NoSchedule', 'k-'] }, 400, 'can not both modify and remove the following taint(s) in the same command: k='],
+    [
+      { nodes: ['n1'], taints: ['k=v:NoSchedule', 'k-'] },
+      400,
+      'can not both modify and remove the following taint(s) in the same command: k=',
+    ],
     [{ nodes: ['n1'], taints: ['k:Nope'] }, 400, 'invalid taint effect: Nope, unsupported taint effect'],
-    [{ nodes: ['n1'], labelSelector: 'a=b', taints: ['k:NoSchedule'] }, 400, 'give exactly one of "nodes", "labelSelector" or "all": true (got nodes, labelSelector)'],
-    [{ taints: ['k:NoSchedule'] }, 400, 'one or more nodes must be selected: give exactly one of "nodes", "labelSelector" or "all": true'],
+    [
+      { nodes: ['n1'], labelSelector: 'a=b', taints: ['k:NoSchedule'] },
+      400,
+      'give exactly one of "nodes", "labelSelector" or "all": true (got nodes, labelSelector)',
+    ],
+    [
+      { taints: ['k:NoSchedule'] },
+      400,
+      'one or more nodes must be selected: give exactly one of "nodes", "labelSelector" or "all": true',
+    ],
     [{ all: true, taints: [] }, 400, 'at least one taint update is required'],
     [{ nodes: ['n1', 'nope'], taints: ['k:NoSchedule'] }, 404, 'nodes "nope" not found'],
   ])('answers %j with %i', async (body, status, detail) => {
@@ -93,7 +117,10 @@ describe.each(testModes())('taint mutations (%s)', (mode) => {
     expect(victim).toMatchObject({ nodeName: null, phase: 'Evicted' });
     expect((await getPod(app, 'default', 'forever')).nodeName).toBe('n2');
     const rows = await evictions(app, 'node=n2');
-    expect(rows.map((e: any) => [e.pod.name, e.status]).sort()).toEqual([['patient', 'Scheduled'], ['victim', 'Executed']]);
+    expect(rows.map((e: any) => [e.pod.name, e.status]).sort()).toEqual([
+      ['patient', 'Scheduled'],
+      ['victim', 'Executed'],
+    ]);
     const patient = rows.find((e: any) => e.pod.name === 'patient');
     const timeAdded = Date.parse(r.nodes[0].taints[0].timeAdded);
     expect(Date.parse(patient.evictAt)).toBe(timeAdded + 600_000);
@@ -119,7 +146,9 @@ describe.each(testModes())('taint mutations (%s)', (mode) => {
     expect(c.status).toBe(200);
     expect(c.body.changed).toBe(true);
     expect(c.body.node.unschedulable).toBe(true);
-    expect(c.body.node.taints).toEqual([expect.objectContaining({ key: 'node.kubernetes.io/unschedulable', value: '', effect: 'NoSchedule' })]);
+    expect(c.body.node.taints).toEqual([
+      expect.objectContaining({ key: 'node.kubernetes.io/unschedulable', value: '', effect: 'NoSchedule' }),
+    ]);
     expect(c.body.evictions).toEqual({ immediate: 0, scheduled: 0, cancelled: 0, retimed: 0 });
     const again = await app.request('POST', '/v1/nodes/n3/cordon');
     expect(again.body.changed).toBe(false);
@@ -133,20 +162,40 @@ describe.each(testModes())('taint mutations (%s)', (mode) => {
     const h = await app.request('GET', '/v1/events/history?types=NodeCordoned');
     expect(h.status).toBe(200);
     const last = h.body.items[h.body.items.length - 1];
-    expect(last).toMatchObject({ type: 'NodeCordoned', actor: 'anonymous', requestId: 'req-cordon-1', subjectKind: 'Node', subjectName: 'n3' });
+    expect(last).toMatchObject({
+      type: 'NodeCordoned',
+      actor: 'anonymous',
+      requestId: 'req-cordon-1',
+      subjectKind: 'Node',
+      subjectName: 'n3',
+    });
     const applied = await app.request('GET', '/v1/events/history?types=TaintsApplied&subjectName=n2');
-    expect(applied.body.items.map((e: any) => e.data.specs)).toEqual([['dedicated=gpu:NoSchedule', 'soft:PreferNoSchedule'], ['maintenance:NoExecute'], ['maintenance-']]);
+    expect(applied.body.items.map((e: any) => e.data.specs)).toEqual([
+      ['dedicated=gpu:NoSchedule', 'soft:PreferNoSchedule'],
+      ['maintenance:NoExecute'],
+      ['maintenance-'],
+    ]);
   });
 
   it('GraphQL applyTaints, cordonNode and evictions mirror REST', async () => {
-    const r = await app.graphql(`mutation { applyTaints(input: { nodes: ["n1"], taints: ["gq=1:NoSchedule"] }) { nodes { name changed operation taints { key value effect } } evictions { immediate scheduled cancelled retimed } dryRun } }`);
+    const r = await app.graphql(
+      `mutation { applyTaints(input: { nodes: ["n1"], taints: ["gq=1:NoSchedule"] }) { nodes { name changed operation taints { key value effect } } evictions { immediate scheduled cancelled retimed } dryRun } }`,
+    );
     expect(r.body.errors).toBeUndefined();
     expect(r.body.data.applyTaints.nodes[0]).toMatchObject({ name: 'n1', changed: true, operation: 'tainted' });
     expect(r.body.data.applyTaints.nodes[0].taints[0]).toEqual({ key: 'gq', value: '1', effect: 'NoSchedule' });
-    const bad = await app.graphql(`mutation { applyTaints(input: { nodes: ["n1"], taints: ["gq=2:NoSchedule"] }) { dryRun } }`);
+    const bad = await app.graphql(
+      `mutation { applyTaints(input: { nodes: ["n1"], taints: ["gq=2:NoSchedule"] }) { dryRun } }`,
+    );
     expect(bad.body.errors?.[0].extensions.code).toBe('CONFLICT');
-    const u = await app.graphql(`mutation { uncordonNode(name: "n3") { changed node { unschedulable taints { key } } evictions { immediate } } }`);
-    expect(u.body.data.uncordonNode).toEqual({ changed: true, node: { unschedulable: false, taints: [] }, evictions: { immediate: 0 } });
+    const u = await app.graphql(
+      `mutation { uncordonNode(name: "n3") { changed node { unschedulable taints { key } } evictions { immediate } } }`,
+    );
+    expect(u.body.data.uncordonNode).toEqual({
+      changed: true,
+      node: { unschedulable: false, taints: [] },
+      evictions: { immediate: 0 },
+    });
     // the same page shape as every GraphQL list: edges { cursor node } and pageInfo
     const page = '{ edges { cursor node { pod { name } status } } pageInfo { hasNextPage endCursor } }';
     const e = await app.graphql(`{ evictions(node: "n2", first: 1) ${page} }`);
@@ -154,10 +203,18 @@ describe.each(testModes())('taint mutations (%s)', (mode) => {
     expect(e.body.data.evictions.pageInfo.hasNextPage).toBe(true);
     expect(e.body.data.evictions.pageInfo.endCursor).toBe(e.body.data.evictions.edges[0].cursor);
     const after = e.body.data.evictions.pageInfo.endCursor;
-    const next = await app.graphql(`query($after: String) { evictions(node: "n2", first: 5, after: $after) ${page} }`, { after });
+    const next = await app.graphql(`query($after: String) { evictions(node: "n2", first: 5, after: $after) ${page} }`, {
+      after,
+    });
     expect(next.body.data.evictions.edges).toHaveLength(1);
-    expect(next.body.data.evictions.pageInfo).toEqual({ hasNextPage: false, endCursor: next.body.data.evictions.edges[0].cursor });
-    const names = [e.body.data.evictions.edges[0].node.pod.name, next.body.data.evictions.edges[0].node.pod.name].sort();
+    expect(next.body.data.evictions.pageInfo).toEqual({
+      hasNextPage: false,
+      endCursor: next.body.data.evictions.edges[0].cursor,
+    });
+    const names = [
+      e.body.data.evictions.edges[0].node.pod.name,
+      next.body.data.evictions.edges[0].node.pod.name,
+    ].sort();
     expect(names).toEqual(['patient', 'victim']);
   });
 });

@@ -12,7 +12,10 @@ describe.each(testModes())('eviction timers (%s)', (mode) => {
     await app?.close();
   });
 
-  const rowsFor = async (node: string) => (await evictions(app, `node=${node}`)).sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.pod.name.localeCompare(b.pod.name));
+  const rowsFor = async (node: string) =>
+    (await evictions(app, `node=${node}`)).sort(
+      (a, b) => a.createdAt.localeCompare(b.createdAt) || a.pod.name.localeCompare(b.pod.name),
+    );
 
   it('evicts untolerating pods at once, tolerating ones at evictAt, never the forever-tolerating ones', async () => {
     await putNode(app, 'a1');
@@ -34,9 +37,19 @@ describe.each(testModes())('eviction timers (%s)', (mode) => {
 
     await eventually(async () => expect((await getPod(app, 'ns-a', 'two-seconds')).phase).toBe('Evicted'), 6000, 50);
     const rows = await rowsFor('a1');
-    expect(rows.map((e) => [e.pod.name, e.status])).toEqual(expect.arrayContaining([['none', 'Executed'], ['zero', 'Executed'], ['one-second', 'Executed'], ['two-seconds', 'Executed']]));
+    expect(rows.map((e) => [e.pod.name, e.status])).toEqual(
+      expect.arrayContaining([
+        ['none', 'Executed'],
+        ['zero', 'Executed'],
+        ['one-second', 'Executed'],
+        ['two-seconds', 'Executed'],
+      ]),
+    );
     expect(rows).toHaveLength(4);
-    for (const [name, seconds] of [['one-second', 1], ['two-seconds', 2]] as const) {
+    for (const [name, seconds] of [
+      ['one-second', 1],
+      ['two-seconds', 2],
+    ] as const) {
       const row = rows.find((e) => e.pod.name === name);
       expect(Date.parse(row.evictAt)).toBe(timeAdded + seconds * 1000);
       const lag = Date.parse(row.executedAt) - Date.parse(row.evictAt);
@@ -111,13 +124,29 @@ describe.each(testModes())('eviction timers (%s)', (mode) => {
   it('node conditions: Ready=False adds the not-ready taints (300 s default tolerations); Ready=True removes them and cancels', async () => {
     await putNode(app, 'e1');
     const pod = await putPod(app, 'ns-e', 'web', { nodeName: 'e1' });
-    expect(pod.tolerations).toEqual(expect.arrayContaining([{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }]));
-    await putPod(app, 'ns-e', 'bare', { nodeName: 'e1', tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 1 }] });
+    expect(pod.tolerations).toEqual(
+      expect.arrayContaining([
+        { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      ]),
+    );
+    await putPod(app, 'ns-e', 'bare', {
+      nodeName: 'e1',
+      tolerations: [
+        { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 1 },
+      ],
+    });
     const reported = Date.now();
-    const down = await app.request('PUT', '/v1/nodes/e1/conditions', [{ type: 'Ready', status: 'False', reason: 'KubeletNotReady' }]);
+    const down = await app.request('PUT', '/v1/nodes/e1/conditions', [
+      { type: 'Ready', status: 'False', reason: 'KubeletNotReady' },
+    ]);
     expect(down.status).toBe(200);
-    expect(down.body.node.taints.map((t: any) => `${t.key}:${t.effect}`)).toEqual(['node.kubernetes.io/not-ready:NoSchedule', 'node.kubernetes.io/not-ready:NoExecute']);
-    expect(down.body.node.conditions).toEqual([expect.objectContaining({ type: 'Ready', status: 'False', reason: 'KubeletNotReady' })]);
+    expect(down.body.node.taints.map((t: any) => `${t.key}:${t.effect}`)).toEqual([
+      'node.kubernetes.io/not-ready:NoSchedule',
+      'node.kubernetes.io/not-ready:NoExecute',
+    ]);
+    expect(down.body.node.conditions).toEqual([
+      expect.objectContaining({ type: 'Ready', status: 'False', reason: 'KubeletNotReady' }),
+    ]);
     expect(down.body.evictions).toEqual({ immediate: 0, scheduled: 2, cancelled: 0, retimed: 0 });
     const stamped = Date.parse(down.body.node.taints[1].timeAdded);
     expect(stamped).toBeGreaterThanOrEqual(reported - 1000);
@@ -126,7 +155,9 @@ describe.each(testModes())('eviction timers (%s)', (mode) => {
     await eventually(async () => expect((await getPod(app, 'ns-e', 'bare')).phase).toBe('Evicted'), 5000, 50);
 
     // the same report again keeps the taints and their clocks
-    const same = await app.request('PUT', '/v1/nodes/e1/conditions', [{ type: 'Ready', status: 'False', reason: 'KubeletNotReady' }]);
+    const same = await app.request('PUT', '/v1/nodes/e1/conditions', [
+      { type: 'Ready', status: 'False', reason: 'KubeletNotReady' },
+    ]);
     expect(same.body.changed).toBe(false);
     const up = await app.request('PUT', '/v1/nodes/e1/conditions', [{ type: 'Ready', status: 'True' }]);
     expect(up.body.node.taints).toEqual([]);
@@ -137,15 +168,26 @@ describe.each(testModes())('eviction timers (%s)', (mode) => {
 
   it('validates reported conditions', async () => {
     await putNode(app, 'f1');
-    const bad = await app.request('PUT', '/v1/nodes/f1/conditions', [{ type: 'Ready', status: 'Maybe' }, { type: 'Ready', status: 'True' }]);
+    const bad = await app.request('PUT', '/v1/nodes/f1/conditions', [
+      { type: 'Ready', status: 'Maybe' },
+      { type: 'Ready', status: 'True' },
+    ]);
     expect(bad.status).toBe(422);
     expect(bad.body.errors).toEqual([
-      { field: 'conditions[0].status', message: 'Unsupported value: "Maybe": supported values: "False", "True", "Unknown"' },
+      {
+        field: 'conditions[0].status',
+        message: 'Unsupported value: "Maybe": supported values: "False", "True", "Unknown"',
+      },
       { field: 'conditions[1].type', message: 'Duplicate value: "Ready"' },
     ]);
     expect((await app.request('PUT', '/v1/nodes/f1/conditions', { type: 'Ready' })).status).toBe(400);
     expect((await app.request('PUT', '/v1/nodes/nope/conditions', [])).status).toBe(404);
-    const gql = await app.graphql('mutation { setNodeConditions(name: "f1", conditions: [{ type: "Ready", status: "Unknown" }]) { node { taints { key effect } } evictions { scheduled } } }');
-    expect(gql.body.data.setNodeConditions.node.taints).toEqual([{ key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' }, { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' }]);
+    const gql = await app.graphql(
+      'mutation { setNodeConditions(name: "f1", conditions: [{ type: "Ready", status: "Unknown" }]) { node { taints { key effect } } evictions { scheduled } } }',
+    );
+    expect(gql.body.data.setNodeConditions.node.taints).toEqual([
+      { key: 'node.kubernetes.io/unreachable', effect: 'NoSchedule' },
+      { key: 'node.kubernetes.io/unreachable', effect: 'NoExecute' },
+    ]);
   });
 });

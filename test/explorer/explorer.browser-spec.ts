@@ -14,7 +14,8 @@ const SCREENSHOT = join(__dirname, '..', '..', 'test-results', 'explorer.png');
 async function importExampleCluster(app: TestApp): Promise<void> {
   const body = readFileSync(join(__dirname, '..', 'fixtures', 'clusters', 'small-cluster.json'), 'utf8');
   const r = await app.request('POST', '/v1/import', body, { 'content-type': 'application/json' });
-  if (r.status !== 200 || r.body.errors?.length) throw new Error(`importing the example cluster: ${r.status} ${r.text}`);
+  if (r.status !== 200 || r.body.errors?.length)
+    throw new Error(`importing the example cluster: ${r.status} ${r.text}`);
 }
 
 /** The answer to the example query over the example cluster (7 nodes; gpu-1's one GPU is taken). */
@@ -30,7 +31,16 @@ describe('GraphQL explorer in a browser (embedded)', () => {
     await importExampleCluster(app);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless=new',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   });
   afterAll(async () => {
@@ -51,17 +61,27 @@ describe('GraphQL explorer in a browser (embedded)', () => {
   });
 
   it('the follow-ups its comments suggest work on the example cluster as written', async () => {
-    const byRef = await app.graphql(EXAMPLE_QUERY.replace(/pod: \{[\s\S]*?\n {4}\}\n/, 'podRef: { namespace: "shop", name: "web-5f8d9c7b6-pz4rt" }\n'));
+    const byRef = await app.graphql(
+      EXAMPLE_QUERY.replace(
+        /pod: \{[\s\S]*?\n {4}\}\n/,
+        'podRef: { namespace: "shop", name: "web-5f8d9c7b6-pz4rt" }\n',
+      ),
+    );
     expect(byRef.body.errors).toBeUndefined();
     // The pending web pod fits only on worker-1 (README of the fixtures).
     expect(byRef.body.data.feasibleNodes).toMatchObject({ totalNodes: 7, feasibleCount: 1 });
     expect(byRef.body.data.feasibleNodes.nodes[0]).toMatchObject({ name: 'worker-1', feasible: true });
-    const impact = await app.graphql('{ taintImpact(taints: ["maintenance=true:NoExecute"], nodes: ["worker-1"]) { evictions { pod { name } action evictAt } } }');
+    const impact = await app.graphql(
+      '{ taintImpact(taints: ["maintenance=true:NoExecute"], nodes: ["worker-1"]) { evictions { pod { name } action evictAt } } }',
+    );
     expect(impact.body.errors).toBeUndefined();
-    // worker-1's bound, running pods: none tolerates maintenance, so all go now (the Succeeded db-migrate pod is not running).
-    expect(impact.body.data.taintImpact.evictions.map((e: { pod: { name: string }; action: string }) => `${e.pod.name}:${e.action}`).sort()).toEqual([
-      'coredns-7db6d8ff4d-5xk2p:EvictNow', 'web-5f8d9c7b6-k7vnm:EvictNow',
-    ]);
+    // worker-1's bound, running pods: none tolerates maintenance, so all go now (the Succeeded db-migrate pod is not
+    // running).
+    expect(
+      impact.body.data.taintImpact.evictions
+        .map((e: { pod: { name: string }; action: string }) => `${e.pod.name}:${e.action}`)
+        .sort(),
+    ).toEqual(['coredns-7db6d8ff4d-5xk2p:EvictNow', 'web-5f8d9c7b6-k7vnm:EvictNow']);
   });
 
   it('opens offline, runs the example query and shows a ranked, explained answer', async () => {

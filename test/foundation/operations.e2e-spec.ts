@@ -29,7 +29,15 @@ describe.each(testModes())('operations (%s)', (mode) => {
     const doc = await app.request('GET', '/docs-json');
     expect(doc.status).toBe(200);
     expect(doc.body.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.body.paths)).toEqual(expect.arrayContaining(['/v1/nodes', '/v1/nodes/{name}', '/v1/namespaces/{namespace}/pods/{name}', '/healthz', '/readyz']));
+    expect(Object.keys(doc.body.paths)).toEqual(
+      expect.arrayContaining([
+        '/v1/nodes',
+        '/v1/nodes/{name}',
+        '/v1/namespaces/{namespace}/pods/{name}',
+        '/healthz',
+        '/readyz',
+      ]),
+    );
     const ui = await app.request('GET', '/docs');
     expect(ui.status).toBe(200);
     expect(ui.text).toContain('swagger');
@@ -41,7 +49,12 @@ describe.each(testModes())('operations (%s)', (mode) => {
     expect(r.body.data.__schema.queryType.name).toBe('Query');
     expect(r.body.data.__schema.types.map((t: { name: string }) => t.name)).toContain('ServiceInfo');
     const info = await app.graphql('{ serviceInfo { storage timers comparisonOperators open } }');
-    expect(info.body.data.serviceInfo).toEqual({ storage: mode === 'embedded' ? 'pglite' : 'postgres', timers: mode === 'embedded' ? 'in-process' : 'redis', comparisonOperators: true, open: true });
+    expect(info.body.data.serviceInfo).toEqual({
+      storage: mode === 'embedded' ? 'pglite' : 'postgres',
+      timers: mode === 'embedded' ? 'in-process' : 'redis',
+      comparisonOperators: true,
+      open: true,
+    });
   });
 
   it('exposes Prometheus metrics with the request-duration histogram by route and status', async () => {
@@ -82,7 +95,9 @@ describe.each(testModes())('operations (%s)', (mode) => {
 
 describe('readiness when Redis is unreachable', () => {
   it('answers 503 naming redis, while the database is fine', async () => {
-    const app = await startTestApp('embedded', { env: { REDIS_URL: 'redis://127.0.0.1:1', REDIS_PREFIX: 'tw-unreachable' } });
+    const app = await startTestApp('embedded', {
+      env: { REDIS_URL: 'redis://127.0.0.1:1', REDIS_PREFIX: 'tw-unreachable' },
+    });
     try {
       const r = await app.request('GET', '/readyz');
       expect(r.status).toBe(503);

@@ -13,7 +13,8 @@ async function freshness(check: () => Promise<boolean>): Promise<number> {
   const started = performance.now();
   for (;;) {
     if (await check()) return performance.now() - started;
-    if (performance.now() - started > FRESH_WITHIN_MS) throw new Error(`not visible on the other replica within ${FRESH_WITHIN_MS} ms`);
+    if (performance.now() - started > FRESH_WITHIN_MS)
+      throw new Error(`not visible on the other replica within ${FRESH_WITHIN_MS} ms`);
     await new Promise((r) => setTimeout(r, 5));
   }
 }
@@ -23,15 +24,19 @@ describe('two replicas on one database (postgres+redis)', () => {
   let a: TestApp;
   let b: TestApp;
   const latencies: Record<string, number> = {};
-  const names = async (app: TestApp, selector: string) => (await app.request('GET', `/v1/nodes?labelSelector=${encodeURIComponent(selector)}`)).body.items.map((n: { name: string }) => n.name);
+  const names = async (app: TestApp, selector: string) =>
+    (await app.request('GET', `/v1/nodes?labelSelector=${encodeURIComponent(selector)}`)).body.items.map(
+      (n: { name: string }) => n.name,
+    );
 
   beforeAll(async () => {
     a = await startTestApp(mode);
     b = await startTestApp(mode, { shareWith: a });
   });
   afterAll(async () => {
-    // eslint-disable-next-line no-console
-    console.log(`replica freshness (ms): ${JSON.stringify(Object.fromEntries(Object.entries(latencies).map(([k, v]) => [k, Math.round(v)])))}`);
+    console.log(
+      `replica freshness (ms): ${JSON.stringify(Object.fromEntries(Object.entries(latencies).map(([k, v]) => [k, Math.round(v)])))}`,
+    );
     await b?.close();
     await a?.close();
   });
@@ -41,20 +46,46 @@ describe('two replicas on one database (postgres+redis)', () => {
     latencies.nodeCreated = await freshness(async () => (await names(b, 'replica=test')).includes('r1'));
   });
 
-  it('a taint added on A changes B\'s feasible-nodes decision', async () => {
-    const decide = async () => (await b.request('POST', '/v1/decisions/feasible-nodes', { pod: { tolerations: [] }, nodeNames: ['r1'] })).body;
+  it("a taint added on A changes B's feasible-nodes decision", async () => {
+    const decide = async () =>
+      (await b.request('POST', '/v1/decisions/feasible-nodes', { pod: { tolerations: [] }, nodeNames: ['r1'] })).body;
     expect((await decide()).feasibleCount).toBe(1);
-    expect((await a.request('PUT', '/v1/nodes/r1', { labels: { replica: 'test' }, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] })).status).toBe(200);
+    expect(
+      (
+        await a.request('PUT', '/v1/nodes/r1', {
+          labels: { replica: 'test' },
+          taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }],
+        })
+      ).status,
+    ).toBe(200);
     latencies.taintAdded = await freshness(async () => (await decide()).feasibleCount === 0);
     expect((await decide()).message).toBe('0/1 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}.');
   });
 
-  it('a pod bound on A counts on B (Node.pods from B\'s snapshot), and a binding on B is seen by A', async () => {
-    expect((await a.request('PUT', '/v1/namespaces/default/pods/rp1', { nodeName: 'r1', tolerations: [{ key: 'dedicated', operator: 'Exists' }] })).status).toBe(201);
-    const podsOn = async (app: TestApp) => (await app.graphql('{ node(name: "r1") { pods { name } } nodes(labelSelector: "replica=test") { edges { node { name pods { name } } } } }')).body.data.nodes.edges[0].node.pods.map((p: { name: string }) => p.name);
+  it("a pod bound on A counts on B (Node.pods from B's snapshot), and a binding on B is seen by A", async () => {
+    expect(
+      (
+        await a.request('PUT', '/v1/namespaces/default/pods/rp1', {
+          nodeName: 'r1',
+          tolerations: [{ key: 'dedicated', operator: 'Exists' }],
+        })
+      ).status,
+    ).toBe(201);
+    const podsOn = async (app: TestApp) =>
+      (
+        await app.graphql(
+          '{ node(name: "r1") { pods { name } } nodes(labelSelector: "replica=test") { edges { node { name pods { name } } } } }',
+        )
+      ).body.data.nodes.edges[0].node.pods.map((p: { name: string }) => p.name);
     latencies.podBound = await freshness(async () => (await podsOn(b)).includes('rp1'));
 
-    expect((await b.request('PUT', '/v1/namespaces/default/pods/rp2', { tolerations: [{ key: 'dedicated', operator: 'Exists' }] })).status).toBe(201);
+    expect(
+      (
+        await b.request('PUT', '/v1/namespaces/default/pods/rp2', {
+          tolerations: [{ key: 'dedicated', operator: 'Exists' }],
+        })
+      ).status,
+    ).toBe(201);
     expect((await b.request('POST', '/v1/namespaces/default/pods/rp2/binding', { nodeName: 'r1' })).status).toBe(200);
     latencies.boundOnB = await freshness(async () => (await podsOn(a)).includes('rp2'));
   });
@@ -66,11 +97,21 @@ describe('two replicas on one database (postgres+redis)', () => {
     latencies.nodeDeleted = await freshness(async () => !(await names(b, 'replica=test')).includes('r1'));
   });
 
-  it('an import on A (a bulk change) reloads B\'s snapshot', async () => {
-    const r = await a.request('POST', '/v1/import', readFileSync(resolve(__dirname, '../fixtures/clusters/small-cluster.json'), 'utf8'), { 'content-type': 'application/json' });
+  it("an import on A (a bulk change) reloads B's snapshot", async () => {
+    const r = await a.request(
+      'POST',
+      '/v1/import',
+      readFileSync(resolve(__dirname, '../fixtures/clusters/small-cluster.json'), 'utf8'),
+      { 'content-type': 'application/json' },
+    );
     expect(r.status).toBe(200);
-    latencies.import = await freshness(async () => (await names(b, 'node-role.kubernetes.io/control-plane')).includes('cp-1'));
-    const gpu = await b.request('POST', '/v1/decisions/feasible-nodes', { pod: { tolerations: [] }, labelSelector: 'nvidia.com/gpu.present=true' });
+    latencies.import = await freshness(async () =>
+      (await names(b, 'node-role.kubernetes.io/control-plane')).includes('cp-1'),
+    );
+    const gpu = await b.request('POST', '/v1/decisions/feasible-nodes', {
+      pod: { tolerations: [] },
+      labelSelector: 'nvidia.com/gpu.present=true',
+    });
     expect(gpu.body).toMatchObject({ totalNodes: 2, feasibleCount: 0 });
   });
 

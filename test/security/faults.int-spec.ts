@@ -23,7 +23,8 @@ import { deleteRedisKeys, eventually, startTestApp, type TestApp } from '../supp
 const POSTGRES = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const withServers = describe;
-const problemJson = (r: { headers: Headers }) => expect(r.headers.get('content-type')).toContain('application/problem+json');
+const problemJson = (r: { headers: Headers }) =>
+  expect(r.headers.get('content-type')).toContain('application/problem+json');
 
 function through(url: string, proxy: TcpProxy): string {
   const u = new URL(url);
@@ -44,9 +45,12 @@ withServers('faults: PostgreSQL and Redis lost and restored (through a TCP proxy
     pgProxy = await TcpProxy.start({ port: Number(new URL(db.url).port || 5432), host: new URL(db.url).hostname });
     redisProxy = await TcpProxy.start({ port: Number(new URL(REDIS!).port || 6379), host: new URL(REDIS!).hostname });
     const env = {
-      DATABASE_URL: through(db.url, pgProxy), REDIS_URL: through(REDIS!, redisProxy), REDIS_PREFIX: prefix,
+      DATABASE_URL: through(db.url, pgProxy),
+      REDIS_URL: through(REDIS!, redisProxy),
+      REDIS_PREFIX: prefix,
       // The rate limiter counts in Redis too (through the proxy): with Redis away it counts in memory.
-      RATE_LIMIT_PER_MINUTE: '100000', RECONCILE_INTERVAL_SECONDS: '1',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      RECONCILE_INTERVAL_SECONDS: '1',
     };
     // shareWith: the storage is ours (the temp database behind the proxy), not the harness's.
     app = await startTestApp('postgres+redis', { shareWith: { env } as unknown as TestApp });
@@ -68,7 +72,10 @@ withServers('faults: PostgreSQL and Redis lost and restored (through a TCP proxy
     const statuses: number[] = [];
     const traffic = (async () => {
       for (let i = 0; !stop; i++) {
-        const r = await send(`${app.url}/v1/nodes/traffic-${i % 5}`, 'PUT', { body: { labels: { i: String(i) } }, timeoutMs: 20_000 }).catch(() => ({ status: 0 }));
+        const r = await send(`${app.url}/v1/nodes/traffic-${i % 5}`, 'PUT', {
+          body: { labels: { i: String(i) } },
+          timeoutMs: 20_000,
+        }).catch(() => ({ status: 0 }));
         statuses.push(r.status);
       }
     })();
@@ -96,13 +103,20 @@ withServers('faults: PostgreSQL and Redis lost and restored (through a TCP proxy
     expect(read.status).toBe(503);
     problemJson(read);
     // Decisions read the in-memory snapshot: they keep working.
-    const decision = await app.request('POST', '/v1/decisions/toleration-match', { taints: [{ key: 'a', effect: 'NoSchedule' }], tolerations: [] });
+    const decision = await app.request('POST', '/v1/decisions/toleration-match', {
+      taints: [{ key: 'a', effect: 'NoSchedule' }],
+      tolerations: [],
+    });
     expect(decision.status).toBe(200);
     expect((await app.request('POST', '/v1/decisions/feasible-nodes', { pod: {} })).status).toBe(200);
 
     await pgProxy.restore();
     await eventually(async () => expect((await send(`${app.url}/readyz`, 'GET')).status).toBe(200), 20_000, 250);
-    await eventually(async () => expect((await app.request('PUT', '/v1/nodes/pg-2', { labels: { a: 'b' } })).status).toBe(201), 20_000, 250);
+    await eventually(
+      async () => expect((await app.request('PUT', '/v1/nodes/pg-2', { labels: { a: 'b' } })).status).toBe(201),
+      20_000,
+      250,
+    );
     stop = true;
     await traffic;
     // During the cut: 503s, never a 500 or a dropped connection.
@@ -115,7 +129,10 @@ withServers('faults: PostgreSQL and Redis lost and restored (through a TCP proxy
 
   it('Redis cut: a NoExecute mutation commits, its evictions are Scheduled in PostgreSQL, decisions work, a due one still executes on time (local alarm); the timers are re-armed when Redis returns', async () => {
     expect((await app.request('PUT', '/v1/nodes/redis-1', { labels: { pool: 'r' } })).status).toBe(201);
-    const toleratingFor = (seconds: number) => ({ nodeName: 'redis-1', tolerations: [{ key: 'maintenance', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds }] });
+    const toleratingFor = (seconds: number) => ({
+      nodeName: 'redis-1',
+      tolerations: [{ key: 'maintenance', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: seconds }],
+    });
     expect((await app.request('PUT', '/v1/namespaces/default/pods/redis-soon', toleratingFor(3))).status).toBe(201);
     expect((await app.request('PUT', '/v1/namespaces/default/pods/redis-later', toleratingFor(20))).status).toBe(201);
 
@@ -129,44 +146,82 @@ withServers('faults: PostgreSQL and Redis lost and restored (through a TCP proxy
     expect(ready.body.checks.database.ok).toBe(true);
 
     const started = Date.now();
-    const taint = await app.request('PUT', '/v1/nodes/redis-1', { labels: { pool: 'r' }, taints: [{ key: 'maintenance', value: 'true', effect: 'NoExecute' }] });
+    const taint = await app.request('PUT', '/v1/nodes/redis-1', {
+      labels: { pool: 'r' },
+      taints: [{ key: 'maintenance', value: 'true', effect: 'NoExecute' }],
+    });
     expect(taint.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(5000);
     const timeAdded = Date.parse(taint.body.taints[0].timeAdded);
     const scheduled = await app.request('GET', '/v1/evictions?status=Scheduled&node=redis-1');
     expect(scheduled.status).toBe(200);
-    expect(scheduled.body.items.map((e: { pod: { name: string } }) => e.pod.name).sort()).toEqual(['redis-later', 'redis-soon']);
-    const decision = await app.request('POST', '/v1/decisions/taint-impact', { taints: ['maintenance=true:NoExecute'], nodes: ['redis-1'] });
+    expect(scheduled.body.items.map((e: { pod: { name: string } }) => e.pod.name).sort()).toEqual([
+      'redis-later',
+      'redis-soon',
+    ]);
+    const decision = await app.request('POST', '/v1/decisions/taint-impact', {
+      taints: ['maintenance=true:NoExecute'],
+      nodes: ['redis-1'],
+    });
     expect(decision.status).toBe(200);
     expect(decision.headers.get('ratelimit-limit')).toBe('100000');
     expect((await app.request('POST', '/v1/decisions/feasible-nodes', { pod: {} })).status).toBe(200);
 
     // Its deadline passes with Redis still away: this replica's alarm (SweepAlarm) asks for the sweep,
     // which decides from PostgreSQL, so the eviction is on time without its Redis timer.
-    await eventually(async () => {
-      const executed = await app.request('GET', '/v1/evictions?status=Executed&node=redis-1');
-      expect(executed.body.items).toEqual([expect.objectContaining({ pod: expect.objectContaining({ name: 'redis-soon' }) })]);
-    }, 8_000, 100);
+    await eventually(
+      async () => {
+        const executed = await app.request('GET', '/v1/evictions?status=Executed&node=redis-1');
+        expect(executed.body.items).toEqual([
+          expect.objectContaining({ pod: expect.objectContaining({ name: 'redis-soon' }) }),
+        ]);
+      },
+      8_000,
+      100,
+    );
     const soon = (await app.request('GET', '/v1/evictions?status=Executed&node=redis-1')).body.items[0];
     expect(Date.parse(soon.executedAt) - (timeAdded + 3000)).toBeLessThan(1000);
     expect((await send(`${app.url}/readyz`, 'GET', { timeoutMs: 5000 })).status).toBe(503);
-    expect((await app.request('GET', '/v1/evictions?status=Scheduled&node=redis-1')).body.items.map((e: { pod: { name: string } }) => e.pod.name)).toEqual(['redis-later']);
+    expect(
+      (await app.request('GET', '/v1/evictions?status=Scheduled&node=redis-1')).body.items.map(
+        (e: { pod: { name: string } }) => e.pod.name,
+      ),
+    ).toEqual(['redis-later']);
 
     // Redis back: the reconciler arms the timer the mutation could not, and the eviction happens once, on its deadline.
     await redisProxy.restore();
     await eventually(async () => expect((await send(`${app.url}/readyz`, 'GET')).status).toBe(200), 30_000, 250);
     const [later] = (await app.request('GET', '/v1/evictions?status=Scheduled&node=redis-1')).body.items;
     const jobs = app.app.get<DelayedJobs>(DELAYED_JOBS);
-    await eventually(async () => expect((await jobs.list()).map((j) => j.id)).toContain(evictionTimerId(later.id, new Date(later.evictAt))), 20_000, 250);
-    await eventually(async () => {
-      const executed = await app.request('GET', '/v1/evictions?status=Executed&node=redis-1');
-      expect(executed.body.items.map((e: { pod: { name: string } }) => e.pod.name).sort()).toEqual(['redis-later', 'redis-soon']);
-    }, 30_000, 250);
-    const laterRow = (await app.request('GET', '/v1/evictions?status=Executed&node=redis-1')).body.items.find((e: { pod: { name: string } }) => e.pod.name === 'redis-later');
+    await eventually(
+      async () =>
+        expect((await jobs.list()).map((j) => j.id)).toContain(evictionTimerId(later.id, new Date(later.evictAt))),
+      20_000,
+      250,
+    );
+    await eventually(
+      async () => {
+        const executed = await app.request('GET', '/v1/evictions?status=Executed&node=redis-1');
+        expect(executed.body.items.map((e: { pod: { name: string } }) => e.pod.name).sort()).toEqual([
+          'redis-later',
+          'redis-soon',
+        ]);
+      },
+      30_000,
+      250,
+    );
+    const laterRow = (await app.request('GET', '/v1/evictions?status=Executed&node=redis-1')).body.items.find(
+      (e: { pod: { name: string } }) => e.pod.name === 'redis-later',
+    );
     expect(Date.parse(laterRow.executedAt)).toBeGreaterThanOrEqual(timeAdded + 20_000);
     for (const name of ['redis-soon', 'redis-later']) {
-      expect((await app.request('GET', `/v1/namespaces/default/pods/${name}`)).body).toMatchObject({ nodeName: null, phase: 'Evicted' });
-      expect((await app.request('GET', `/v1/events/history?types=EvictionExecuted&subjectName=default/${name}`)).body.items).toHaveLength(1);
+      expect((await app.request('GET', `/v1/namespaces/default/pods/${name}`)).body).toMatchObject({
+        nodeName: null,
+        phase: 'Evicted',
+      });
+      expect(
+        (await app.request('GET', `/v1/events/history?types=EvictionExecuted&subjectName=default/${name}`)).body.items,
+      ).toHaveLength(1);
     }
     expect((await app.request('GET', '/v1/evictions?status=Scheduled&node=redis-1')).body.items).toEqual([]);
   });
@@ -183,29 +238,53 @@ async function freePort(): Promise<number> {
   });
 }
 
-interface Server { child: ChildProcess; url: string; output: string[] }
+interface Server {
+  child: ChildProcess;
+  url: string;
+  output: string[];
+}
 
 async function startServer(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const output: string[] = [];
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
     cwd: join(__dirname, '../..'),
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', NODE_ENV: 'test' },
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '0',
+      NODE_ENV: 'test',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => output.push(String(d)));
   child.stderr!.on('data', (d) => output.push(String(d)));
   const url = `http://127.0.0.1:${port}`;
-  await eventually(async () => {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${output.join('').slice(-2000)}`);
-    expect((await send(`${url}/readyz`, 'GET', { timeoutMs: 2000 })).status).toBe(200);
-  }, 90_000, 200);
+  await eventually(
+    async () => {
+      if (child.exitCode !== null)
+        throw new Error(`server exited with ${child.exitCode}: ${output.join('').slice(-2000)}`);
+      expect((await send(`${url}/readyz`, 'GET', { timeoutMs: 2000 })).status).toBe(200);
+    },
+    90_000,
+    200,
+  );
   return { child, url, output };
 }
 
 /** A dry run over every node: the route's code paths and the snapshot are warm, nothing is written. */
 async function warm(server: Server, nodes: string[]): Promise<void> {
-  expect((await send(`${server.url}/v1/taints`, 'POST', { body: { nodes, taints: ['warm=x:NoSchedule'], dryRun: true }, timeoutMs: 60_000 })).status).toBe(200);
+  expect(
+    (
+      await send(`${server.url}/v1/taints`, 'POST', {
+        body: { nodes, taints: ['warm=x:NoSchedule'], dryRun: true },
+        timeoutMs: 60_000,
+      })
+    ).status,
+  ).toBe(200);
 }
 
 async function kill(server: Server): Promise<void> {
@@ -253,15 +332,33 @@ describe('killed in the middle of a taint mutation over 200 nodes: all or nothin
     }
     server = await startServer(env);
     for (let i = 0; i < NODES.length; i += 20) {
-      const batch = await Promise.all(NODES.slice(i, i + 20).map((name) => send(`${server!.url}/v1/nodes/${name}`, 'PUT', { body: { labels: { pool: 'kill' } } })));
+      const batch = await Promise.all(
+        NODES.slice(i, i + 20).map((name) =>
+          send(`${server!.url}/v1/nodes/${name}`, 'PUT', { body: { labels: { pool: 'kill' } } }),
+        ),
+      );
       expect(batch.map((r) => r.status)).toEqual(batch.map(() => 201));
     }
     // How long the whole mutation takes here (warm): the kills below land at fractions of it.
     await warm(server, NODES);
     const started = Date.now();
-    expect((await send(`${server.url}/v1/taints`, 'POST', { body: { nodes: NODES, taints: ['warmup=x:NoSchedule'] }, timeoutMs: 60_000 })).status).toBe(200);
+    expect(
+      (
+        await send(`${server.url}/v1/taints`, 'POST', {
+          body: { nodes: NODES, taints: ['warmup=x:NoSchedule'] },
+          timeoutMs: 60_000,
+        })
+      ).status,
+    ).toBe(200);
     mutationMs = Date.now() - started;
-    expect((await send(`${server.url}/v1/taints`, 'POST', { body: { nodes: NODES, taints: ['warmup-'] }, timeoutMs: 60_000 })).status).toBe(200);
+    expect(
+      (
+        await send(`${server.url}/v1/taints`, 'POST', {
+          body: { nodes: NODES, taints: ['warmup-'] },
+          timeoutMs: 60_000,
+        })
+      ).status,
+    ).toBe(200);
   }, 180_000);
   afterAll(async () => {
     if (server) await kill(server);
@@ -270,26 +367,37 @@ describe('killed in the middle of a taint mutation over 200 nodes: all or nothin
 
   // On PostgreSQL the kill is aimed: it waits until the server has the mutation's transaction open
   // (pg_stat_activity), then a few ms more. On PGlite, at fractions of the mutation's usual duration.
-  it.each([0, 0.1, 0.3, 0.6, 0.9])('SIGKILL %f into the mutation: after a restart every node has the taint, or none has', async (fraction) => {
-    const key = `crash-${Math.round(fraction * 100)}`;
-    await warm(server!, NODES);
-    const fired = send(`${server!.url}/v1/taints`, 'POST', { body: { nodes: NODES, taints: [`${key}=x:NoSchedule`] }, timeoutMs: 60_000 }).catch((e: Error) => ({ status: 0, text: e.message }));
-    let delayMs = Math.round(mutationMs * fraction);
-    let inTransaction = false;
-    if (env.DATABASE_URL) {
-      inTransaction = await transactionOpened(env.DATABASE_URL, 30_000);
-      delayMs = Math.round(mutationMs * fraction * 0.5);
-    }
-    await new Promise((r) => setTimeout(r, delayMs));
-    await kill(server!);
-    const answered = await fired;
-    server = await startServer(env);
-    const nodes = await send(`${server.url}/v1/nodes?labelSelector=pool%3Dkill&limit=1000`, 'GET');
-    expect(nodes.body.items).toHaveLength(NODES.length);
-    const tainted = nodes.body.items.filter((n: { taints: Array<{ key: string }> }) => n.taints.some((t) => t.key === key)).length;
-    expect([0, NODES.length]).toContain(tainted);
-    // An answered 200 means committed: then every node has it.
-    if (answered.status === 200) expect(tainted).toBe(NODES.length);
-    process.stdout.write(`killed ${delayMs} ms after ${inTransaction ? 'its transaction opened' : 'the request'} (the mutation takes ~${mutationMs} ms): ${tainted === 0 ? 'none' : 'all'} of ${NODES.length} nodes tainted (answer: ${answered.status || 'none'})\n`);
-  }, 180_000);
+  it.each([0, 0.1, 0.3, 0.6, 0.9])(
+    'SIGKILL %f into the mutation: after a restart every node has the taint, or none has',
+    async (fraction) => {
+      const key = `crash-${Math.round(fraction * 100)}`;
+      await warm(server!, NODES);
+      const fired = send(`${server!.url}/v1/taints`, 'POST', {
+        body: { nodes: NODES, taints: [`${key}=x:NoSchedule`] },
+        timeoutMs: 60_000,
+      }).catch((e: Error) => ({ status: 0, text: e.message }));
+      let delayMs = Math.round(mutationMs * fraction);
+      let inTransaction = false;
+      if (env.DATABASE_URL) {
+        inTransaction = await transactionOpened(env.DATABASE_URL, 30_000);
+        delayMs = Math.round(mutationMs * fraction * 0.5);
+      }
+      await new Promise((r) => setTimeout(r, delayMs));
+      await kill(server!);
+      const answered = await fired;
+      server = await startServer(env);
+      const nodes = await send(`${server.url}/v1/nodes?labelSelector=pool%3Dkill&limit=1000`, 'GET');
+      expect(nodes.body.items).toHaveLength(NODES.length);
+      const tainted = nodes.body.items.filter((n: { taints: Array<{ key: string }> }) =>
+        n.taints.some((t) => t.key === key),
+      ).length;
+      expect([0, NODES.length]).toContain(tainted);
+      // An answered 200 means committed: then every node has it.
+      if (answered.status === 200) expect(tainted).toBe(NODES.length);
+      process.stdout.write(
+        `killed ${delayMs} ms after ${inTransaction ? 'its transaction opened' : 'the request'} (the mutation takes ~${mutationMs} ms): ${tainted === 0 ? 'none' : 'all'} of ${NODES.length} nodes tainted (answer: ${answered.status || 'none'})\n`,
+      );
+    },
+    180_000,
+  );
 });

@@ -1,7 +1,17 @@
 import fc from 'fast-check';
 import {
-  encodeLenient, fillPath, graphqlSurface, namedType, restOperations, send, typeName,
-  type GraphQLOperation, type GraphQLSurface, type RawResult, type RestOperation, type TypeRef,
+  encodeLenient,
+  fillPath,
+  graphqlSurface,
+  namedType,
+  restOperations,
+  send,
+  typeName,
+  type GraphQLOperation,
+  type GraphQLSurface,
+  type RawResult,
+  type RestOperation,
+  type TypeRef,
 } from '../support/api-surface';
 import { startTestApp, testModes, type TestApp } from '../support/test-app';
 
@@ -15,7 +25,8 @@ jest.setTimeout(600_000);
 // written: every committed mutation writes one). FUZZ_RUNS sets the inputs per operation (default
 // 200), FUZZ_SEED replays a run.
 /** A transport failure (timeout, reset) is a finding like a 500, not a crash of the property. */
-const safely = (p: Promise<RawResult>): Promise<RawResult> => p.catch((e: Error) => ({ status: 0, headers: new Headers(), text: `no answer: ${e.message}`, body: undefined }));
+const safely = (p: Promise<RawResult>): Promise<RawResult> =>
+  p.catch((e: Error) => ({ status: 0, headers: new Headers(), text: `no answer: ${e.message}`, body: undefined }));
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 // One storage mode keeps the file within its time budget: the real servers when CI has them.
@@ -24,10 +35,59 @@ const MODE = testModes().at(-1)!;
 // ------------------------------------------------------------------ generators
 
 const nasty = [
-  '', ' ', '\u0000', 'a\u0000b', '\ud800', '\udfff\ud800', '💥', 'é', 'Ω≈ç√', '\u202e', '\r\n', '\t', '%00', '%', '%zz', '..', '../../etc/passwd',
-  '__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'x'.repeat(300), 'x'.repeat(5000), '${jndi:ldap://x}', '<script>alert(1)</script>',
-  "'; DROP TABLE nodes; --", 'NoSchedule', 'NoExecute', 'Exists', 'Gt', 'Lt', 'In', '-1', '0', '1e309', 'NaN', 'Infinity', 'null', 'true', '[]', '{}',
-  'a=b', 'a in (x', '!', 'a,b', '-', 'key=value:NoSchedule', 'key:NoExecute-', '=:', '2026-13-45T99:99:99Z', '1970-01-01T00:00:00Z', '9223372036854775808',
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  '\udfff\ud800',
+  '💥',
+  'é',
+  'Ω≈ç√',
+  '\u202e',
+  '\r\n',
+  '\t',
+  '%00',
+  '%',
+  '%zz',
+  '..',
+  '../../etc/passwd',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'hasOwnProperty',
+  'toString',
+  'x'.repeat(300),
+  'x'.repeat(5000),
+  '${jndi:ldap://x}',
+  '<script>alert(1)</script>',
+  "'; DROP TABLE nodes; --",
+  'NoSchedule',
+  'NoExecute',
+  'Exists',
+  'Gt',
+  'Lt',
+  'In',
+  '-1',
+  '0',
+  '1e309',
+  'NaN',
+  'Infinity',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  'a=b',
+  'a in (x',
+  '!',
+  'a,b',
+  '-',
+  'key=value:NoSchedule',
+  'key:NoExecute-',
+  '=:',
+  '2026-13-45T99:99:99Z',
+  '1970-01-01T00:00:00Z',
+  '9223372036854775808',
 ];
 const weirdString = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...nasty) },
@@ -39,14 +99,53 @@ const weirdString = fc.oneof(
 const weirdNumber = fc.oneof(
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.constantFrom(-1, 0, 1, 0.5, -0.5, 2 ** 31, -(2 ** 31) - 1, 2 ** 53, 2 ** 64, -(2 ** 63), 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 1e-300),
+  fc.constantFrom(
+    -1,
+    0,
+    1,
+    0.5,
+    -0.5,
+    2 ** 31,
+    -(2 ** 31) - 1,
+    2 ** 53,
+    2 ** 64,
+    -(2 ** 63),
+    1e308,
+    -1e308,
+    Number.MAX_SAFE_INTEGER + 2,
+    1e-300,
+  ),
 );
-const protoKeys = fc.constantFrom('__proto__', 'constructor', 'prototype', 'key', 'effect', 'operator', 'value', 'taints', 'tolerations', 'nodes', 'name', 'labels', 'extra');
-const { value: adversarial } = fc.letrec<{ value: unknown; array: unknown[]; object: Record<string, unknown> }>((tie) => ({
-  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, weirdString, weirdNumber, fc.boolean(), fc.constant(null), tie('array'), tie('object')),
-  array: fc.array(tie('value'), { maxLength: 4 }),
-  object: fc.dictionary(fc.oneof(weirdString, protoKeys), tie('value'), { maxKeys: 4 }),
-}));
+const protoKeys = fc.constantFrom(
+  '__proto__',
+  'constructor',
+  'prototype',
+  'key',
+  'effect',
+  'operator',
+  'value',
+  'taints',
+  'tolerations',
+  'nodes',
+  'name',
+  'labels',
+  'extra',
+);
+const { value: adversarial } = fc.letrec<{ value: unknown; array: unknown[]; object: Record<string, unknown> }>(
+  (tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      weirdString,
+      weirdNumber,
+      fc.boolean(),
+      fc.constant(null),
+      tie('array'),
+      tie('object'),
+    ),
+    array: fc.array(tie('value'), { maxLength: 4 }),
+    object: fc.dictionary(fc.oneof(weirdString, protoKeys), tie('value'), { maxKeys: 4 }),
+  }),
+);
 const hugeArray = fc.constantFrom(
   Array.from({ length: 5000 }, (_, i) => ({ key: `k${i}`, effect: 'NoSchedule' })),
   Array.from({ length: 20_000 }, () => 'x'),
@@ -57,23 +156,86 @@ function nested(depth: number): unknown {
   for (let i = 0; i < depth; i++) v = i % 2 ? [v] : { a: v };
   return v;
 }
-const anyValue = fc.oneof({ weight: 8, arbitrary: adversarial }, { weight: 1, arbitrary: hugeArray }, { weight: 1, arbitrary: fc.constantFrom(nested(50), nested(500)) });
+const anyValue = fc.oneof(
+  { weight: 8, arbitrary: adversarial },
+  { weight: 1, arbitrary: hugeArray },
+  { weight: 1, arbitrary: fc.constantFrom(nested(50), nested(500)) },
+);
 
 /** Valid bodies to mutate, by route: most of the search space then sits right next to what the service accepts. */
 const EXAMPLES: Record<string, unknown> = {
-  'PUT /v1/nodes/{name}': { labels: { pool: 'gpu', zone: 'a' }, taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }], unschedulable: false, conditions: [{ type: 'Ready', status: 'True' }], allocatable: { cpu: '4', memory: '8Gi', pods: '110' } },
-  'PUT /v1/namespaces/{namespace}/pods/{name}': { tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule', tolerationSeconds: 30 }], nodeSelector: { pool: 'gpu' }, affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'pool', operator: 'In', values: ['gpu'] }] }] } } }, resources: { requests: { cpu: '100m', memory: '64Mi' } }, priority: 0, nodeName: 'fz-n1' },
+  'PUT /v1/nodes/{name}': {
+    labels: { pool: 'gpu', zone: 'a' },
+    taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }],
+    unschedulable: false,
+    conditions: [{ type: 'Ready', status: 'True' }],
+    allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
+  },
+  'PUT /v1/namespaces/{namespace}/pods/{name}': {
+    tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'gpu', effect: 'NoSchedule', tolerationSeconds: 30 }],
+    nodeSelector: { pool: 'gpu' },
+    affinity: {
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [{ matchExpressions: [{ key: 'pool', operator: 'In', values: ['gpu'] }] }],
+        },
+      },
+    },
+    resources: { requests: { cpu: '100m', memory: '64Mi' } },
+    priority: 0,
+    nodeName: 'fz-n1',
+  },
   'POST /v1/namespaces/{namespace}/pods/{name}/binding': { nodeName: 'fz-n1', force: false },
-  'POST /v1/import': { kind: 'List', apiVersion: 'v1', items: [{ kind: 'Node', apiVersion: 'v1', metadata: { name: 'fz-imported', labels: { a: 'b' } }, spec: { taints: [{ key: 'k', value: 'v', effect: 'NoSchedule' }] } }, { kind: 'Pod', apiVersion: 'v1', metadata: { namespace: 'default', name: 'fz-ip' }, spec: { nodeName: 'fz-imported', tolerations: [{ operator: 'Exists' }] }, status: { phase: 'Running' } }] },
+  'POST /v1/import': {
+    kind: 'List',
+    apiVersion: 'v1',
+    items: [
+      {
+        kind: 'Node',
+        apiVersion: 'v1',
+        metadata: { name: 'fz-imported', labels: { a: 'b' } },
+        spec: { taints: [{ key: 'k', value: 'v', effect: 'NoSchedule' }] },
+      },
+      {
+        kind: 'Pod',
+        apiVersion: 'v1',
+        metadata: { namespace: 'default', name: 'fz-ip' },
+        spec: { nodeName: 'fz-imported', tolerations: [{ operator: 'Exists' }] },
+        status: { phase: 'Running' },
+      },
+    ],
+  },
   'POST /v1/taints': { nodes: ['fz-n1', 'fz-n2'], taints: ['fz=x:NoSchedule', 'old-'], overwrite: true, dryRun: false },
-  'PUT /v1/nodes/{name}/conditions': [{ type: 'Ready', status: 'False' }, { type: 'MemoryPressure', status: 'True' }],
-  'POST /v1/decisions/feasible-nodes': { pod: { tolerations: [{ key: 'dedicated', operator: 'Exists' }], nodeSelector: { pool: 'gpu' } }, labelSelector: 'pool in (gpu)', limit: 10 },
-  'POST /v1/decisions/taint-impact': { taints: ['maintenance=true:NoExecute'], nodes: ['fz-n1'], at: '2030-01-01T00:00:00Z' },
-  'POST /v1/decisions/toleration-match': { taints: [{ key: 'a', value: 'b', effect: 'NoSchedule' }], tolerations: [{ key: 'a', operator: 'Exists', tolerationSeconds: 5 }] },
+  'PUT /v1/nodes/{name}/conditions': [
+    { type: 'Ready', status: 'False' },
+    { type: 'MemoryPressure', status: 'True' },
+  ],
+  'POST /v1/decisions/feasible-nodes': {
+    pod: { tolerations: [{ key: 'dedicated', operator: 'Exists' }], nodeSelector: { pool: 'gpu' } },
+    labelSelector: 'pool in (gpu)',
+    limit: 10,
+  },
+  'POST /v1/decisions/taint-impact': {
+    taints: ['maintenance=true:NoExecute'],
+    nodes: ['fz-n1'],
+    at: '2030-01-01T00:00:00Z',
+  },
+  'POST /v1/decisions/toleration-match': {
+    taints: [{ key: 'a', value: 'b', effect: 'NoSchedule' }],
+    tolerations: [{ key: 'a', operator: 'Exists', tolerationSeconds: 5 }],
+  },
 };
 
-type Mutation = { kind: 'replace' | 'delete' | 'unknown-field' | 'duplicate' | 'wrap' | 'proto'; at: number; value: unknown };
-const mutation = fc.record({ kind: fc.constantFrom('replace', 'replace', 'replace', 'delete', 'unknown-field', 'duplicate', 'wrap', 'proto'), at: fc.nat(), value: anyValue }) as fc.Arbitrary<Mutation>;
+type Mutation = {
+  kind: 'replace' | 'delete' | 'unknown-field' | 'duplicate' | 'wrap' | 'proto';
+  at: number;
+  value: unknown;
+};
+const mutation = fc.record({
+  kind: fc.constantFrom('replace', 'replace', 'replace', 'delete', 'unknown-field', 'duplicate', 'wrap', 'proto'),
+  at: fc.nat(),
+  value: anyValue,
+}) as fc.Arbitrary<Mutation>;
 
 /** Applies mutations to a deep copy of a JSON value, each at one of its nodes. */
 function mutate(example: unknown, mutations: Mutation[]): unknown {
@@ -89,12 +251,33 @@ function mutate(example: unknown, mutations: Mutation[]): unknown {
     const { parent, key } = slots[m.at % slots.length];
     const current = parent[key];
     switch (m.kind) {
-      case 'replace': parent[key] = structuredClone(m.value); break;
-      case 'delete': if (Array.isArray(parent)) parent.splice(key as number, 1); else if (parent !== root) delete parent[key]; break;
-      case 'unknown-field': if (current && typeof current === 'object' && !Array.isArray(current)) current[`unknown_${m.at % 7}`] = structuredClone(m.value); break;
-      case 'duplicate': if (Array.isArray(current) && current.length) current.push(structuredClone(current[0])); else if (Array.isArray(parent)) parent.push(structuredClone(current)); break;
-      case 'wrap': parent[key] = [current]; break;
-      case 'proto': if (current && typeof current === 'object' && !Array.isArray(current)) Object.defineProperty(current, m.at % 2 ? '__proto__' : 'constructor', { value: m.at % 2 ? { polluted: 'yes' } : { prototype: { polluted: 'yes' } }, enumerable: true, configurable: true, writable: true }); break;
+      case 'replace':
+        parent[key] = structuredClone(m.value);
+        break;
+      case 'delete':
+        if (Array.isArray(parent)) parent.splice(key as number, 1);
+        else if (parent !== root) delete parent[key];
+        break;
+      case 'unknown-field':
+        if (current && typeof current === 'object' && !Array.isArray(current))
+          current[`unknown_${m.at % 7}`] = structuredClone(m.value);
+        break;
+      case 'duplicate':
+        if (Array.isArray(current) && current.length) current.push(structuredClone(current[0]));
+        else if (Array.isArray(parent)) parent.push(structuredClone(current));
+        break;
+      case 'wrap':
+        parent[key] = [current];
+        break;
+      case 'proto':
+        if (current && typeof current === 'object' && !Array.isArray(current))
+          Object.defineProperty(current, m.at % 2 ? '__proto__' : 'constructor', {
+            value: m.at % 2 ? { polluted: 'yes' } : { prototype: { polluted: 'yes' } },
+            enumerable: true,
+            configurable: true,
+            writable: true,
+          });
+        break;
     }
   }
   return root.v;
@@ -102,15 +285,60 @@ function mutate(example: unknown, mutations: Mutation[]): unknown {
 
 const rawBodies = fc.oneof(
   fc.string({ maxLength: 60 }),
-  fc.constantFrom('', ' ', '{', '{"a":', '}', '[', 'null', 'true', '0', '-1', '"text"', '[]', '{}', '{"a":1,"a":2}', '\ufeff{}', '{"__proto__":{"polluted":"yes"}}',
-    '{"constructor":{"prototype":{"polluted":"yes"}}}', '{"taints":[{"key":"a","effect":"NoSchedule","__proto__":{"x":1}}]}', 'NaN', '{"a":1e999}', '{"a":-0}', "{'a':1}", '{"a":"\\ud800"}', '{"a":"\\u0000"}',
-    `${'['.repeat(5000)}${']'.repeat(5000)}`, `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`, 'kind: List\nitems: [*a]\n', '<xml/>', 'a=1&b=2'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '{',
+    '{"a":',
+    '}',
+    '[',
+    'null',
+    'true',
+    '0',
+    '-1',
+    '"text"',
+    '[]',
+    '{}',
+    '{"a":1,"a":2}',
+    '\ufeff{}',
+    '{"__proto__":{"polluted":"yes"}}',
+    '{"constructor":{"prototype":{"polluted":"yes"}}}',
+    '{"taints":[{"key":"a","effect":"NoSchedule","__proto__":{"x":1}}]}',
+    'NaN',
+    '{"a":1e999}',
+    '{"a":-0}',
+    "{'a':1}",
+    '{"a":"\\ud800"}',
+    '{"a":"\\u0000"}',
+    `${'['.repeat(5000)}${']'.repeat(5000)}`,
+    `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`,
+    'kind: List\nitems: [*a]\n',
+    '<xml/>',
+    'a=1&b=2',
+  ),
   fc.uint8Array({ maxLength: 40 }).map((b) => Buffer.from(b)),
-  fc.constantFrom(Buffer.from([0xff, 0xfe, 0xfd]), Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]), Buffer.from('{"a":"\xed\xa0\x80"}', 'latin1')),
+  fc.constantFrom(
+    Buffer.from([0xff, 0xfe, 0xfd]),
+    Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d]),
+    Buffer.from('{"a":"\xed\xa0\x80"}', 'latin1'),
+  ),
 );
 const contentTypes = fc.constantFrom(
-  'application/json', 'application/json', 'application/json', 'application/json; charset=utf-8', 'application/json; charset=utf-16', 'text/plain', 'application/xml',
-  'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/yaml', 'application/merge-patch+json', 'application/octet-stream', 'text/json', 'application/JSON', '',
+  'application/json',
+  'application/json',
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/json; charset=utf-16',
+  'text/plain',
+  'application/xml',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/yaml',
+  'application/merge-patch+json',
+  'application/octet-stream',
+  'text/json',
+  'application/JSON',
+  '',
 );
 
 interface RestInput {
@@ -121,11 +349,40 @@ interface RestInput {
 }
 
 function restInputs(op: RestOperation): fc.Arbitrary<RestInput> {
-  const known: Record<string, string[]> = { name: ['fz-n1', 'fz-n2', 'fz-p1', 'fz-missing'], namespace: ['default', 'fz-ns'] };
-  const param = (name: string) => fc.oneof({ weight: 2, arbitrary: fc.constantFrom(...(known[name] ?? ['probe'])) }, { weight: 3, arbitrary: weirdString.filter((s) => s.length > 0) });
-  const params = fc.record(Object.fromEntries(op.pathParams.map((p) => [p, param(p)]))) as fc.Arbitrary<Record<string, string>>;
-  const queryName = fc.oneof({ weight: 4, arbitrary: op.queryParams.length ? fc.constantFrom(...op.queryParams) : fc.constant('limit') }, { weight: 1, arbitrary: fc.oneof(protoKeys, weirdString) });
-  const queryValue = fc.oneof(weirdString, weirdNumber.map(String), fc.constantFrom('1', '500', '0', '-5', '100000', 'Scheduled', 'Pending', 'Running', 'pool=gpu', 'eyJ4IjoxfQ', 'NodeCreated,PodCreated', '1'));
+  const known: Record<string, string[]> = {
+    name: ['fz-n1', 'fz-n2', 'fz-p1', 'fz-missing'],
+    namespace: ['default', 'fz-ns'],
+  };
+  const param = (name: string) =>
+    fc.oneof(
+      { weight: 2, arbitrary: fc.constantFrom(...(known[name] ?? ['probe'])) },
+      { weight: 3, arbitrary: weirdString.filter((s) => s.length > 0) },
+    );
+  const params = fc.record(Object.fromEntries(op.pathParams.map((p) => [p, param(p)]))) as fc.Arbitrary<
+    Record<string, string>
+  >;
+  const queryName = fc.oneof(
+    { weight: 4, arbitrary: op.queryParams.length ? fc.constantFrom(...op.queryParams) : fc.constant('limit') },
+    { weight: 1, arbitrary: fc.oneof(protoKeys, weirdString) },
+  );
+  const queryValue = fc.oneof(
+    weirdString,
+    weirdNumber.map(String),
+    fc.constantFrom(
+      '1',
+      '500',
+      '0',
+      '-5',
+      '100000',
+      'Scheduled',
+      'Pending',
+      'Running',
+      'pool=gpu',
+      'eyJ4IjoxfQ',
+      'NodeCreated,PodCreated',
+      '1',
+    ),
+  );
   const query = fc.array(fc.tuple(queryName, queryValue), { maxLength: 4 });
   const example = EXAMPLES[op.id] ?? {};
   const jsonBody = fc.oneof(
@@ -141,12 +398,20 @@ function restInputs(op: RestOperation): fc.Arbitrary<RestInput> {
       )
     : op.method === 'GET' // fetch cannot send a body with GET
       ? fc.constant({ kind: 'none' as const })
-      : fc.oneof({ weight: 4, arbitrary: fc.constant({ kind: 'none' as const }) }, { weight: 1, arbitrary: rawBodies.map((value) => ({ kind: 'raw' as const, value })) });
+      : fc.oneof(
+          { weight: 4, arbitrary: fc.constant({ kind: 'none' as const }) },
+          { weight: 1, arbitrary: rawBodies.map((value) => ({ kind: 'raw' as const, value })) },
+        );
   return fc.record({ params, query, body, contentType: contentTypes });
 }
 
-function restRequest(op: RestOperation, input: RestInput): { path: string; init: { body?: string | Buffer; headers: Record<string, string> } } {
-  const qs = input.query.length ? `?${input.query.map(([k, v]) => `${encodeLenient(k)}=${encodeLenient(v)}`).join('&')}` : '';
+function restRequest(
+  op: RestOperation,
+  input: RestInput,
+): { path: string; init: { body?: string | Buffer; headers: Record<string, string> } } {
+  const qs = input.query.length
+    ? `?${input.query.map(([k, v]) => `${encodeLenient(k)}=${encodeLenient(v)}`).join('&')}`
+    : '';
   const path = fillPath(op, (name) => input.params[name] ?? 'probe') + qs;
   const headers: Record<string, string> = {};
   let body: string | Buffer | undefined;
@@ -161,20 +426,38 @@ function gqlValue(ref: TypeRef, surface: GraphQLSurface, depth = 0): fc.Arbitrar
   const wrong = fc.oneof(adversarial, fc.constant(null));
   let right: fc.Arbitrary<unknown>;
   if (ref.kind === 'NON_NULL') right = gqlValue(ref.ofType!, surface, depth);
-  else if (ref.kind === 'LIST') right = fc.oneof({ weight: 6, arbitrary: fc.array(gqlValue(ref.ofType!, surface, depth + 1), { maxLength: 4 }) }, { weight: 1, arbitrary: hugeArray });
+  else if (ref.kind === 'LIST')
+    right = fc.oneof(
+      { weight: 6, arbitrary: fc.array(gqlValue(ref.ofType!, surface, depth + 1), { maxLength: 4 }) },
+      { weight: 1, arbitrary: hugeArray },
+    );
   else {
     const t = surface.types.get(ref.name!);
-    if (t?.kind === 'ENUM') right = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...t.enumValues.map((v: { name: string }) => v.name)) }, { weight: 1, arbitrary: weirdString });
+    if (t?.kind === 'ENUM')
+      right = fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...t.enumValues.map((v: { name: string }) => v.name)) },
+        { weight: 1, arbitrary: weirdString },
+      );
     else if (t?.kind === 'INPUT_OBJECT') {
       if (depth > 4) right = fc.constant({});
       else {
-        const fields = Object.fromEntries(t.inputFields.map((f: { name: string; type: TypeRef }) => [f.name, gqlValue(f.type, surface, depth + 1)]));
-        right = fc.tuple(fc.record(fields, { requiredKeys: [] }), fc.option(fc.tuple(fc.oneof(protoKeys, weirdString), adversarial), { freq: 8 }))
+        const fields = Object.fromEntries(
+          t.inputFields.map((f: { name: string; type: TypeRef }) => [f.name, gqlValue(f.type, surface, depth + 1)]),
+        );
+        right = fc
+          .tuple(
+            fc.record(fields, { requiredKeys: [] }),
+            fc.option(fc.tuple(fc.oneof(protoKeys, weirdString), adversarial), { freq: 8 }),
+          )
           .map(([obj, extra]) => (extra ? { ...obj, [extra[0]]: extra[1] } : obj));
       }
     } else if (ref.name === 'Int' || ref.name === 'Float') right = weirdNumber;
     else if (ref.name === 'Boolean') right = fc.boolean();
-    else if (ref.name === 'DateTime') right = fc.oneof(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), weirdString);
+    else if (ref.name === 'DateTime')
+      right = fc.oneof(
+        fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+        weirdString,
+      );
     else right = weirdString;
   }
   return fc.oneof({ weight: 5, arbitrary: right }, { weight: 1, arbitrary: wrong });
@@ -185,7 +468,9 @@ function selection(ref: TypeRef, surface: GraphQLSurface, depth: number): string
   const t = surface.types.get(namedType(ref).name!);
   if (!t || !['OBJECT', 'INTERFACE'].includes(t.kind)) return '';
   if (depth === 0) return ' { __typename }';
-  const fields = (t.fields ?? []).filter((f: any) => !f.args.some((a: any) => a.type.kind === 'NON_NULL')).map((f: any) => `${f.name}${selection(f.type, surface, depth - 1)}`);
+  const fields = (t.fields ?? [])
+    .filter((f: any) => !f.args.some((a: any) => a.type.kind === 'NON_NULL'))
+    .map((f: any) => `${f.name}${selection(f.type, surface, depth - 1)}`);
   return ` { __typename ${fields.join(' ')} }`;
 }
 
@@ -196,20 +481,52 @@ function gqlDocument(op: GraphQLOperation, surface: GraphQLSurface): string {
 }
 
 const transportInputs = fc.oneof(
-  fc.record({ query: fc.oneof(weirdString, fc.constantFrom('{', '{ nope }', 'query { serviceInfo { open } } query { serviceInfo { open } }', 'subscription { events { id } }', `{ ${'a: __typename '.repeat(5000)} }`, `{ serviceInfo ${'{ open '.repeat(200)}${'}'.repeat(200)} }`, 'mutation { __typename }', '{ __schema { types { fields { type { ofType { ofType { name } } } } } } }', 'fragment A on Query { ...A } { ...A }')), variables: fc.option(adversarial), operationName: fc.option(weirdString) }).map((b) => ({ kind: 'json' as const, value: b })),
+  fc
+    .record({
+      query: fc.oneof(
+        weirdString,
+        fc.constantFrom(
+          '{',
+          '{ nope }',
+          'query { serviceInfo { open } } query { serviceInfo { open } }',
+          'subscription { events { id } }',
+          `{ ${'a: __typename '.repeat(5000)} }`,
+          `{ serviceInfo ${'{ open '.repeat(200)}${'}'.repeat(200)} }`,
+          'mutation { __typename }',
+          '{ __schema { types { fields { type { ofType { ofType { name } } } } } } }',
+          'fragment A on Query { ...A } { ...A }',
+        ),
+      ),
+      variables: fc.option(adversarial),
+      operationName: fc.option(weirdString),
+    })
+    .map((b) => ({ kind: 'json' as const, value: b })),
   adversarial.map((value) => ({ kind: 'json' as const, value })),
-  fc.array(fc.record({ query: fc.constant('{ serviceInfo { open } }') }), { maxLength: 3 }).map((value) => ({ kind: 'json' as const, value })),
+  fc
+    .array(fc.record({ query: fc.constant('{ serviceInfo { open } }') }), { maxLength: 3 })
+    .map((value) => ({ kind: 'json' as const, value })),
   rawBodies.map((value) => ({ kind: 'raw' as const, value })),
 );
 
 // ------------------------------------------------------------------ checks
 
-interface Tally { inputs: number; statuses: Record<string, number>; failures: string[] }
+interface Tally {
+  inputs: number;
+  statuses: Record<string, number>;
+  failures: string[];
+}
 const tallies = new Map<string, Tally>();
-const tally = (id: string): Tally => tallies.get(id) ?? (tallies.set(id, { inputs: 0, statuses: {}, failures: [] }), tallies.get(id)!);
+const tally = (id: string): Tally =>
+  tallies.get(id) ?? (tallies.set(id, { inputs: 0, statuses: {}, failures: [] }), tallies.get(id)!);
 
 function describeInput(input: unknown): string {
-  const text = JSON.stringify(input, (_, v) => (Buffer.isBuffer(v) || (v && v.type === 'Buffer') ? `<bytes ${Buffer.from(v.data ?? v).toString('hex')}>` : typeof v === 'string' && v.length > 80 ? `${v.slice(0, 80)}…(${v.length})` : v));
+  const text = JSON.stringify(input, (_, v) =>
+    Buffer.isBuffer(v) || (v && v.type === 'Buffer')
+      ? `<bytes ${Buffer.from(v.data ?? v).toString('hex')}>`
+      : typeof v === 'string' && v.length > 80
+        ? `${v.slice(0, 80)}…(${v.length})`
+        : v,
+  );
   return text.length > 600 ? `${text.slice(0, 600)}…` : text;
 }
 
@@ -220,9 +537,17 @@ function checkRest(r: RawResult): string | undefined {
   if (r.status >= 500 || r.status < 200) return `status ${r.status}: ${r.text.slice(0, 300)}`;
   if (BEFORE_THE_APP.has(r.status)) return undefined;
   if (r.status >= 400) {
-    if (!r.headers.get('content-type')?.includes('application/problem+json')) return `${r.status} without problem+json (${r.headers.get('content-type')}): ${r.text.slice(0, 200)}`;
-    if (r.body?.status !== r.status || typeof r.body.detail !== 'string' || r.body.detail.length < 5 || typeof r.body.title !== 'string') return `${r.status} with an unhelpful problem: ${r.text.slice(0, 200)}`;
-    if (/internal error|undefined|\[object Object\]|TypeError|Cannot read/.test(r.body.detail)) return `${r.status} leaks an internal message: ${r.body.detail.slice(0, 200)}`;
+    if (!r.headers.get('content-type')?.includes('application/problem+json'))
+      return `${r.status} without problem+json (${r.headers.get('content-type')}): ${r.text.slice(0, 200)}`;
+    if (
+      r.body?.status !== r.status ||
+      typeof r.body.detail !== 'string' ||
+      r.body.detail.length < 5 ||
+      typeof r.body.title !== 'string'
+    )
+      return `${r.status} with an unhelpful problem: ${r.text.slice(0, 200)}`;
+    if (/internal error|undefined|\[object Object\]|TypeError|Cannot read/.test(r.body.detail))
+      return `${r.status} leaks an internal message: ${r.body.detail.slice(0, 200)}`;
   }
   return undefined;
 }
@@ -233,8 +558,10 @@ function checkGraphQL(r: RawResult): string | undefined {
   if (r.status >= 400 && r.headers.get('content-type')?.includes('application/problem+json')) return checkRest(r);
   if (typeof r.body !== 'object' || r.body === null) return `${r.status} not JSON: ${r.text.slice(0, 200)}`;
   for (const e of r.body.errors ?? []) {
-    if (e?.extensions?.code === 'INTERNAL_SERVER_ERROR' || !e?.extensions?.code) return `error without a client code: ${JSON.stringify(e).slice(0, 300)}`;
-    if (typeof e.message !== 'string' || e.message.length < 5 || /internal error|Cannot read|TypeError/.test(e.message)) return `unhelpful error: ${JSON.stringify(e).slice(0, 300)}`;
+    if (e?.extensions?.code === 'INTERNAL_SERVER_ERROR' || !e?.extensions?.code)
+      return `error without a client code: ${JSON.stringify(e).slice(0, 300)}`;
+    if (typeof e.message !== 'string' || e.message.length < 5 || /internal error|Cannot read|TypeError/.test(e.message))
+      return `unhelpful error: ${JSON.stringify(e).slice(0, 300)}`;
   }
   if (r.status >= 400 && !r.body.errors?.length) return `${r.status} without errors`;
   return undefined;
@@ -272,15 +599,32 @@ describe(`fuzzing every operation (${MODE}, ${RUNS} inputs each, seed ${SEED})`,
     for (const path of ['/v1/nodes?limit=5000', '/v1/pods?limit=5000', '/v1/evictions?limit=5000']) {
       const r = await send(url(path), 'GET');
       if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
-      parts.push(r.body.items.map((i: any) => `${i.namespace ?? ''}/${i.name ?? i.id}@${i.resourceVersion ?? i.status}`).sort().join(','));
+      parts.push(
+        r.body.items
+          .map((i: any) => `${i.namespace ?? ''}/${i.name ?? i.id}@${i.resourceVersion ?? i.status}`)
+          .sort()
+          .join(','),
+      );
     }
     return parts.join('|');
   }
   async function seed(): Promise<void> {
-    for (const [name, body] of [['fz-n1', { labels: { pool: 'gpu' }, taints: [{ key: 'old', effect: 'NoSchedule' }], allocatable: { cpu: '8', memory: '16Gi', pods: '110' } }], ['fz-n2', { labels: { pool: 'cpu' } }]] as const) {
+    for (const [name, body] of [
+      [
+        'fz-n1',
+        {
+          labels: { pool: 'gpu' },
+          taints: [{ key: 'old', effect: 'NoSchedule' }],
+          allocatable: { cpu: '8', memory: '16Gi', pods: '110' },
+        },
+      ],
+      ['fz-n2', { labels: { pool: 'cpu' } }],
+    ] as const) {
       await send(url(`/v1/nodes/${name}`), 'PUT', { body });
     }
-    await send(url('/v1/namespaces/default/pods/fz-p1'), 'PUT', { body: { nodeName: 'fz-n1', tolerations: [{ operator: 'Exists' }] } });
+    await send(url('/v1/namespaces/default/pods/fz-p1'), 'PUT', {
+      body: { nodeName: 'fz-n1', tolerations: [{ operator: 'Exists' }] },
+    });
     await send(url('/v1/namespaces/default/pods/fz-p2'), 'PUT', { body: { resources: { requests: { cpu: '1' } } } });
     await newEvents();
   }
@@ -292,7 +636,13 @@ describe(`fuzzing every operation (${MODE}, ${RUNS} inputs each, seed ${SEED})`,
     await seed();
   });
   afterAll(async () => {
-    const rows = [...tallies].map(([id, t]) => `${id.padEnd(58)} ${String(t.inputs).padStart(5)}  ${Object.entries(t.statuses).sort().map(([s, n]) => `${s}:${n}`).join(' ')}`);
+    const rows = [...tallies].map(
+      ([id, t]) =>
+        `${id.padEnd(58)} ${String(t.inputs).padStart(5)}  ${Object.entries(t.statuses)
+          .sort()
+          .map(([s, n]) => `${s}:${n}`)
+          .join(' ')}`,
+    );
     // The count per operation is part of the report issue 7 asks for.
     process.stdout.write(`\nfuzz (${MODE}, seed ${SEED}): inputs per operation and answers\n${rows.join('\n')}\n`);
     await app?.close();
@@ -316,16 +666,26 @@ describe(`fuzzing every operation (${MODE}, ${RUNS} inputs each, seed ${SEED})`,
         fc.asyncProperty(restInputs(op), async (input) => {
           const { path, init } = restRequest(op, input);
           const requestId = `fz-${++requestCounter}`;
-          const r = await safely(send(url(path), op.method, { body: init.body, headers: { ...init.headers, 'x-request-id': requestId }, timeoutMs: 15_000 }));
+          const r = await safely(
+            send(url(path), op.method, {
+              body: init.body,
+              headers: { ...init.headers, 'x-request-id': requestId },
+              timeoutMs: 15_000,
+            }),
+          );
           t.inputs++;
           t.statuses[r.status] = (t.statuses[r.status] ?? 0) + 1;
           let failure = checkRest(r);
           if (!failure && mutating) {
             const events = (await newEvents()).filter((e) => e.requestId === requestId);
-            if (r.status >= 400 && events.length) failure = `rejected with ${r.status} but wrote ${events.map((e) => `${e.type} ${e.subjectName}`).join(', ')}`;
+            if (r.status >= 400 && events.length)
+              failure = `rejected with ${r.status} but wrote ${events.map((e) => `${e.type} ${e.subjectName}`).join(', ')}`;
             if (r.status < 300 && events.length) accepted++;
           }
-          if (failure && t.failures.length < 5) t.failures.push(`${op.method} ${path.slice(0, 200)} ${describeInput(input.body)} [${input.contentType}] → ${failure}`);
+          if (failure && t.failures.length < 5)
+            t.failures.push(
+              `${op.method} ${path.slice(0, 200)} ${describeInput(input.body)} [${input.contentType}] → ${failure}`,
+            );
         }),
         { numRuns: RUNS, seed: SEED, endOnFailure: true },
       );
@@ -339,25 +699,40 @@ describe(`fuzzing every operation (${MODE}, ${RUNS} inputs each, seed ${SEED})`,
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   };
 
-  it('REST reads: every route answers 2xx or a useful 4xx problem, never 500', restCase((ops) => ops.filter((o) => o.method === 'GET')));
-  it('REST writes and decisions: never 500; a rejected write changes nothing', restCase((ops) => ops.filter((o) => o.method !== 'GET')));
+  it(
+    'REST reads: every route answers 2xx or a useful 4xx problem, never 500',
+    restCase((ops) => ops.filter((o) => o.method === 'GET')),
+  );
+  it(
+    'REST writes and decisions: never 500; a rejected write changes nothing',
+    restCase((ops) => ops.filter((o) => o.method !== 'GET')),
+  );
 
   it('GraphQL: every query and mutation answers data or client errors, never INTERNAL_SERVER_ERROR; a rejected mutation changes nothing', async () => {
     for (const op of gql.operations.filter((o) => o.kind !== 'subscription')) {
       const t = tally(`GraphQL ${op.id}`);
       const document = gqlDocument(op, gql);
-      const variables = fc.record(Object.fromEntries(op.args.map((a) => [a.name, gqlValue(a.type, gql)])), { requiredKeys: [] });
+      const variables = fc.record(Object.fromEntries(op.args.map((a) => [a.name, gqlValue(a.type, gql)])), {
+        requiredKeys: [],
+      });
       if (op.kind === 'mutation') await seed();
       await fc.assert(
         fc.asyncProperty(variables, async (vars) => {
           const requestId = `fz-${++requestCounter}`;
-          const r = await safely(send(url('/graphql'), 'POST', { body: { query: document, variables: vars }, headers: { 'x-request-id': requestId }, timeoutMs: 15_000 }));
+          const r = await safely(
+            send(url('/graphql'), 'POST', {
+              body: { query: document, variables: vars },
+              headers: { 'x-request-id': requestId },
+              timeoutMs: 15_000,
+            }),
+          );
           t.inputs++;
           t.statuses[r.status] = (t.statuses[r.status] ?? 0) + 1;
           let failure = checkGraphQL(r);
           if (!failure && op.kind === 'mutation') {
             const events = (await newEvents()).filter((e) => e.requestId === requestId);
-            if (r.body?.errors?.length && events.length) failure = `errors ${JSON.stringify(r.body.errors).slice(0, 200)} but wrote ${events.map((e) => e.type).join(', ')}`;
+            if (r.body?.errors?.length && events.length)
+              failure = `errors ${JSON.stringify(r.body.errors).slice(0, 200)} but wrote ${events.map((e) => e.type).join(', ')}`;
           }
           if (failure && t.failures.length < 5) t.failures.push(`${failure} ← ${describeInput(vars)}`);
         }),
@@ -367,9 +742,23 @@ describe(`fuzzing every operation (${MODE}, ${RUNS} inputs each, seed ${SEED})`,
     const t = tally('GraphQL transport (malformed requests)');
     await fc.assert(
       fc.asyncProperty(transportInputs, contentTypes, fc.boolean(), async (body, contentType, get) => {
-        const r = get && body.kind === 'json' && body.value && typeof body.value === 'object' && 'query' in (body.value as object)
-          ? await safely(send(url(`/graphql?query=${encodeLenient(String((body.value as { query: unknown }).query))}`), 'GET', { headers: { 'apollo-require-preflight': 'true' } }))
-          : await safely(send(url('/graphql'), 'POST', { body: body.kind === 'json' ? JSON.stringify(body.value) ?? 'null' : body.value, headers: contentType ? { 'content-type': contentType } : {} }));
+        const r =
+          get &&
+          body.kind === 'json' &&
+          body.value &&
+          typeof body.value === 'object' &&
+          'query' in (body.value as object)
+            ? await safely(
+                send(url(`/graphql?query=${encodeLenient(String((body.value as { query: unknown }).query))}`), 'GET', {
+                  headers: { 'apollo-require-preflight': 'true' },
+                }),
+              )
+            : await safely(
+                send(url('/graphql'), 'POST', {
+                  body: body.kind === 'json' ? (JSON.stringify(body.value) ?? 'null') : body.value,
+                  headers: contentType ? { 'content-type': contentType } : {},
+                }),
+              );
         t.inputs++;
         t.statuses[r.status] = (t.statuses[r.status] ?? 0) + 1;
         const failure = checkGraphQL(r);
@@ -377,7 +766,9 @@ describe(`fuzzing every operation (${MODE}, ${RUNS} inputs each, seed ${SEED})`,
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },
     );
-    const failures = [...tallies].filter(([id]) => id.startsWith('GraphQL')).flatMap(([id, tl]) => tl.failures.map((f) => `${id}: ${f}`));
+    const failures = [...tallies]
+      .filter(([id]) => id.startsWith('GraphQL'))
+      .flatMap(([id, tl]) => tl.failures.map((f) => `${id}: ${f}`));
     expect(failures).toEqual([]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });

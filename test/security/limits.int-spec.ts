@@ -23,7 +23,10 @@ describe('rate limit shared by two replicas through Redis (postgres+redis)', () 
 
   it('shares the window between replicas through Redis', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await send(`${(i % 2 ? replica : app).url}/v1/nodes`, 'GET', { headers: keys.headers.admin })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (await send(`${(i % 2 ? replica : app).url}/v1/nodes`, 'GET', { headers: keys.headers.admin })).status,
+      );
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
   });
 });
@@ -35,13 +38,24 @@ describe('database statement timeout (PostgreSQL)', () => {
     const database = await openDatabase({ databaseUrl: temp.url, dataDir: '.', statementTimeoutMs: 200 });
     try {
       const started = Date.now();
-      const error = await database.prisma.$queryRawUnsafe('SELECT pg_sleep(5)').then(() => undefined, (e: unknown) => e);
+      const error = await database.prisma.$queryRawUnsafe('SELECT pg_sleep(5)').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(Date.now() - started).toBeLessThan(3000);
       expect(error).toBeDefined();
       const mapped = toAppError(error);
-      expect({ kind: mapped.kind, message: mapped.message }).toEqual({ kind: 'Unavailable', message: 'the database did not answer in time; retry later' });
+      expect({ kind: mapped.kind, message: mapped.message }).toEqual({
+        kind: 'Unavailable',
+        message: 'the database did not answer in time; retry later',
+      });
       // Inside an interactive transaction too.
-      const inTx = await database.prisma.$transaction((tx) => tx.$queryRawUnsafe('SELECT pg_sleep(5)')).then(() => undefined, (e: unknown) => e);
+      const inTx = await database.prisma
+        .$transaction((tx) => tx.$queryRawUnsafe('SELECT pg_sleep(5)'))
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(toAppError(inTx).kind).toBe('Unavailable');
     } finally {
       await database.close();

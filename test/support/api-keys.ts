@@ -12,7 +12,12 @@ export interface TestKeys {
 }
 
 export function testKeys(): TestKeys {
-  const entries: Array<[name: 'viewer' | 'operator' | 'admin' | 'ops', role: Role]> = [['viewer', 'viewer'], ['operator', 'operator'], ['admin', 'admin'], ['ops', 'operator']];
+  const entries: Array<[name: 'viewer' | 'operator' | 'admin' | 'ops', role: Role]> = [
+    ['viewer', 'viewer'],
+    ['operator', 'operator'],
+    ['admin', 'admin'],
+    ['ops', 'operator'],
+  ];
   const bearer = {} as TestKeys['bearer'];
   const headers = {} as TestKeys['headers'];
   const env = entries.map(([name, role]) => {

@@ -37,7 +37,7 @@ export async function restOperations(app: TestApp, headers: Record<string, strin
         queryParams: params.filter((p) => p.in === 'query').map((p) => p.name),
         hasBody: Boolean(op.requestBody) || ['put', 'post', 'patch'].includes(method),
         requiredRole: (op['x-required-role'] as Role | undefined) ?? 'viewer',
-        streaming: produces.includes('text/event-stream') || /\/v1\/events$/.test(path) && method === 'get',
+        streaming: produces.includes('text/event-stream') || (/\/v1\/events$/.test(path) && method === 'get'),
         id: `${method.toUpperCase()} ${path}`,
       });
     }
@@ -46,7 +46,11 @@ export async function restOperations(app: TestApp, headers: Record<string, strin
 }
 
 /** A concrete URL for an operation: path parameters filled in (URL-encoded) and an optional query. */
-export function fillPath(op: RestOperation, values: Record<string, string> | ((name: string) => string), query?: Record<string, string>): string {
+export function fillPath(
+  op: RestOperation,
+  values: Record<string, string> | ((name: string) => string),
+  query?: Record<string, string>,
+): string {
   const valueOf = typeof values === 'function' ? values : (name: string) => values[name] ?? 'probe';
   const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeLenient(valueOf(name)));
   const qs = query && Object.keys(query).length ? `?${new URLSearchParams(query).toString()}` : '';
@@ -73,9 +77,16 @@ export interface RawResult {
  * One HTTP exchange with a deadline; a streaming answer (SSE) is read only up to its headers.
  * `body` may be any string (sent as is) or a value (sent as JSON).
  */
-export async function send(url: string, method: string, options: { body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<RawResult> {
+export async function send(
+  url: string,
+  method: string,
+  options: { body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<RawResult> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error(`${method} ${url} took longer than ${options.timeoutMs ?? 10_000} ms`)), options.timeoutMs ?? 10_000);
+  const timer = setTimeout(
+    () => controller.abort(new Error(`${method} ${url} took longer than ${options.timeoutMs ?? 10_000} ms`)),
+    options.timeoutMs ?? 10_000,
+  );
   try {
     const headers: Record<string, string> = { ...(options.headers ?? {}) };
     let body: string | Buffer | undefined;
@@ -125,7 +136,8 @@ export interface GraphQLSurface {
   types: Map<string, any>;
 }
 
-const TYPE_REF = 'kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } }';
+const TYPE_REF =
+  'kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name ofType { kind name } } } } } }';
 const INTROSPECTION = `{ __schema {
   queryType { name } mutationType { name } subscriptionType { name }
   types { kind name
@@ -140,7 +152,11 @@ export async function graphqlSurface(app: TestApp, headers: Record<string, strin
   const schema = r.body.data.__schema;
   const types = new Map<string, any>(schema.types.map((t: any) => [t.name, t]));
   const operations: GraphQLOperation[] = [];
-  for (const [kind, root] of [['query', schema.queryType], ['mutation', schema.mutationType], ['subscription', schema.subscriptionType]] as const) {
+  for (const [kind, root] of [
+    ['query', schema.queryType],
+    ['mutation', schema.mutationType],
+    ['subscription', schema.subscriptionType],
+  ] as const) {
     if (!root) continue;
     for (const f of types.get(root.name).fields ?? []) {
       operations.push({ kind, name: f.name, args: f.args, type: f.type, id: `${kind} ${f.name}` });
@@ -184,7 +200,8 @@ export function minimalValue(ref: TypeRef, surface: GraphQLSurface): unknown {
   if (t?.kind === 'ENUM') return t.enumValues[0].name;
   if (t?.kind === 'INPUT_OBJECT') {
     const out: Record<string, unknown> = {};
-    for (const f of t.inputFields) if (f.type.kind === 'NON_NULL' && f.defaultValue === null) out[f.name] = minimalValue(f.type, surface);
+    for (const f of t.inputFields)
+      if (f.type.kind === 'NON_NULL' && f.defaultValue === null) out[f.name] = minimalValue(f.type, surface);
     return out;
   }
   switch (ref.name) {
@@ -208,7 +225,8 @@ export function expectedRestRole(method: string, path: string): Role {
   if (/\/v1\/(audit|events\/history)/.test(path)) return 'admin';
   if (method === 'GET') return 'viewer';
   if (path.startsWith('/v1/decisions/')) return 'viewer';
-  if (path === '/v1/import' || (path === '/v1/nodes/{name}' && (method === 'PUT' || method === 'DELETE'))) return 'admin';
+  if (path === '/v1/import' || (path === '/v1/nodes/{name}' && (method === 'PUT' || method === 'DELETE')))
+    return 'admin';
   return 'operator';
 }
 

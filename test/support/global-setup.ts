@@ -16,18 +16,22 @@ export default async function globalSetup(): Promise<void> {
       await client.connect();
       await client.query('SELECT 1');
     } catch (e) {
-      throw new Error(`DATABASE_URL is set but PostgreSQL does not answer: ${(e as Error).message}`);
+      throw new Error(`DATABASE_URL is set but PostgreSQL does not answer: ${(e as Error).message}`, { cause: e });
     } finally {
       await client.end().catch(() => undefined);
     }
   }
   if (process.env.REDIS_URL) {
-    const redis = new Redis(process.env.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 5000 });
+    const redis = new Redis(process.env.REDIS_URL, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      connectTimeout: 5000,
+    });
     try {
       await redis.connect();
       await redis.ping();
     } catch (e) {
-      throw new Error(`REDIS_URL is set but Redis does not answer: ${(e as Error).message}`);
+      throw new Error(`REDIS_URL is set but Redis does not answer: ${(e as Error).message}`, { cause: e });
     } finally {
       redis.disconnect();
     }

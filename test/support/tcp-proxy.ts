@@ -13,7 +13,10 @@ export class TcpProxy {
   /** Connections accepted since start (for assertions that clients reconnected). */
   accepted = 0;
 
-  private constructor(private readonly targetHost: string, private readonly targetPort: number) {}
+  private constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
 
   static async start(target: { host?: string; port: number }): Promise<TcpProxy> {
     const proxy = new TcpProxy(target.host ?? '127.0.0.1', target.port);

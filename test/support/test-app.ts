@@ -31,8 +31,17 @@ export interface TestApp {
   config: AppConfig;
   app: NestFastifyApplication;
   env: Record<string, string>;
-  request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<HttpResult<T>>;
-  graphql<T = any>(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>): Promise<HttpResult<{ data?: T; errors?: any[] }>>;
+  request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<HttpResult<T>>;
+  graphql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<HttpResult<{ data?: T; errors?: any[] }>>;
   close(): Promise<void>;
 }
 
@@ -52,7 +61,11 @@ export async function startTestApp(mode: TestModeName, options: TestAppOptions =
   const address = app.getHttpServer().address();
   const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   const testApp: TestApp = {
-    mode, url, config, app, env,
+    mode,
+    url,
+    config,
+    app,
+    env,
     request: (method, path, body, headers) => http(url, method, path, body, headers),
     graphql: (query, variables, headers) => http(url, 'POST', '/graphql', { query, variables }, headers),
     close: async () => {
@@ -68,14 +81,22 @@ async function freshStorage(mode: TestModeName): Promise<Record<string, string>>
   if (mode === 'embedded') return { DATA_DIR: freshDataDir() };
   const db: TempDatabase = await createTempDatabase('tw_e2e');
   tempDatabases.set(db.url, db);
-  return { DATABASE_URL: db.url, REDIS_URL: process.env.REDIS_URL!, REDIS_PREFIX: `tw-e2e-${randomBytes(5).toString('hex')}` };
+  return {
+    DATABASE_URL: db.url,
+    REDIS_URL: process.env.REDIS_URL!,
+    REDIS_PREFIX: `tw-e2e-${randomBytes(5).toString('hex')}`,
+  };
 }
 
 const tempDatabases = new Map<string, TempDatabase>();
 
 async function releaseStorage(env: Record<string, string>): Promise<void> {
   if (env.DATA_DIR) rmSync(env.DATA_DIR, { recursive: true, force: true });
-  if (env.DATABASE_URL) await tempDatabases.get(env.DATABASE_URL)?.drop().catch(() => undefined);
+  if (env.DATABASE_URL)
+    await tempDatabases
+      .get(env.DATABASE_URL)
+      ?.drop()
+      .catch(() => undefined);
   if (env.REDIS_URL && env.REDIS_PREFIX) await deleteRedisKeys(env.REDIS_URL, env.REDIS_PREFIX);
 }
 
@@ -94,7 +115,13 @@ export async function deleteRedisKeys(redisUrl: string, prefix: string): Promise
   }
 }
 
-async function http(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult> {
+async function http(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<HttpResult> {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) {
     if (typeof body === 'string') init.body = body;

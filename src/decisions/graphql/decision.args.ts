@@ -8,20 +8,35 @@ import { PodRefModel } from './pod-ref.model';
 /** GraphQL arguments of the decision queries, and their REST body shapes (one parser, one set of validators). */
 @ArgsType()
 export class FeasibleNodesArgs {
-  @Field(() => PodSpecInput, { nullable: true, description: 'An inline pod, evaluated as if it were created (admission defaults applied)' }) pod?: PodSpecInput | null;
-  @Field(() => PodRefModel, { nullable: true, description: 'A stored pod instead of an inline one' }) podRef?: PodRefModel | null;
-  @Field(() => [String], { nullable: true, description: 'Only these nodes (unknown names: NOT_FOUND)' }) nodeNames?: string[] | null;
-  @Field(() => String, { nullable: true, description: 'Only the nodes this Kubernetes label selector picks' }) labelSelector?: string | null;
-  @Field(() => Int, { nullable: true, description: `Caps \`nodes\` (default ${DEFAULT_FEASIBLE_LIMIT}, max ${MAX_FEASIBLE_LIMIT}), never the counts` }) limit?: number | null;
+  @Field(() => PodSpecInput, {
+    nullable: true,
+    description: 'An inline pod, evaluated as if it were created (admission defaults applied)',
+  })
+  pod?: PodSpecInput | null;
+  @Field(() => PodRefModel, { nullable: true, description: 'A stored pod instead of an inline one' })
+  podRef?: PodRefModel | null;
+  @Field(() => [String], { nullable: true, description: 'Only these nodes (unknown names: NOT_FOUND)' }) nodeNames?:
+    string[] | null;
+  @Field(() => String, { nullable: true, description: 'Only the nodes this Kubernetes label selector picks' })
+  labelSelector?: string | null;
+  @Field(() => Int, {
+    nullable: true,
+    description: `Caps \`nodes\` (default ${DEFAULT_FEASIBLE_LIMIT}, max ${MAX_FEASIBLE_LIMIT}), never the counts`,
+  })
+  limit?: number | null;
 }
 
 @ArgsType()
 export class TaintImpactArgs {
-  @Field(() => [String], { description: 'kubectl taint syntax: `key=value:Effect` adds, `key:Effect-` / `key-` removes' }) taints!: string[];
+  @Field(() => [String], {
+    description: 'kubectl taint syntax: `key=value:Effect` adds, `key:Effect-` / `key-` removes',
+  })
+  taints!: string[];
   @Field(() => [String], { nullable: true }) nodes?: string[] | null;
   @Field(() => String, { nullable: true }) labelSelector?: string | null;
   @Field(() => Boolean, { nullable: true }) all?: boolean | null;
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Evaluate at this instant (default now)' }) at?: Date | null;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Evaluate at this instant (default now)' })
+  at?: Date | null;
 }
 
 @ArgsType()
@@ -58,12 +73,24 @@ export function tolerationMatchBody(args: TolerationMatchArgs): Record<string, u
 }
 
 /** Query cost: the per-node cost times the nodes `limit` lets through, in tens (limit 10 costs one node's worth). */
-export function feasibleNodesComplexity({ args, childComplexity }: { args: { limit?: number | null }; childComplexity: number }): number {
+export function feasibleNodesComplexity({
+  args,
+  childComplexity,
+}: {
+  args: { limit?: number | null };
+  childComplexity: number;
+}): number {
   const limit = Math.min(Math.max(args.limit ?? DEFAULT_FEASIBLE_LIMIT, 0), MAX_FEASIBLE_LIMIT);
   return 1 + childComplexity * Math.max(1, Math.ceil(limit / 10));
 }
 
 /** Query cost: one match per given taint. */
-export function tolerationMatchComplexity({ args, childComplexity }: { args: { taints?: unknown[] }; childComplexity: number }): number {
+export function tolerationMatchComplexity({
+  args,
+  childComplexity,
+}: {
+  args: { taints?: unknown[] };
+  childComplexity: number;
+}): number {
   return 1 + childComplexity * Math.max(1, args.taints?.length ?? 1);
 }

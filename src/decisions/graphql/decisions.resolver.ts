@@ -3,8 +3,14 @@ import { CurrentPrincipal } from '../../kernel/auth/principal.decorator';
 import type { Principal } from '../../kernel/auth/roles';
 import { DecisionsService } from '../decisions.service';
 import {
-  FeasibleNodesArgs, feasibleNodesBody, feasibleNodesComplexity, TaintImpactArgs, taintImpactBody, TolerationMatchArgs,
-  tolerationMatchBody, tolerationMatchComplexity,
+  FeasibleNodesArgs,
+  feasibleNodesBody,
+  feasibleNodesComplexity,
+  TaintImpactArgs,
+  taintImpactBody,
+  TolerationMatchArgs,
+  tolerationMatchBody,
+  tolerationMatchComplexity,
 } from './decision.args';
 import { FeasibleNodesDecisionModel } from './feasible-nodes.model';
 import { TaintImpactModel } from './taint-impact.model';
@@ -15,17 +21,25 @@ import { TolerationMatchModel } from './toleration-match.model';
 export class DecisionsResolver {
   constructor(private readonly decisions: DecisionsService) {}
 
-  @Query(() => FeasibleNodesDecisionModel, { description: 'Where may this pod run, ranked, and why not elsewhere? (POST /v1/decisions/feasible-nodes)', complexity: feasibleNodesComplexity })
+  @Query(() => FeasibleNodesDecisionModel, {
+    description: 'Where may this pod run, ranked, and why not elsewhere? (POST /v1/decisions/feasible-nodes)',
+    complexity: feasibleNodesComplexity,
+  })
   feasibleNodes(@Args() args: FeasibleNodesArgs, @CurrentPrincipal() who: Principal) {
     return this.decisions.feasibleNodes(feasibleNodesBody(args), who);
   }
 
-  @Query(() => TaintImpactModel, { description: 'What would these taints do, without applying them? (POST /v1/decisions/taint-impact)' })
+  @Query(() => TaintImpactModel, {
+    description: 'What would these taints do, without applying them? (POST /v1/decisions/taint-impact)',
+  })
   taintImpact(@Args() args: TaintImpactArgs) {
     return this.decisions.taintImpact(taintImpactBody(args));
   }
 
-  @Query(() => TolerationMatchModel, { description: 'How do these tolerations meet these taints? (POST /v1/decisions/toleration-match)', complexity: tolerationMatchComplexity })
+  @Query(() => TolerationMatchModel, {
+    description: 'How do these tolerations meet these taints? (POST /v1/decisions/toleration-match)',
+    complexity: tolerationMatchComplexity,
+  })
   tolerationMatch(@Args() args: TolerationMatchArgs) {
     return this.decisions.tolerationMatch(tolerationMatchBody(args));
   }

@@ -29,12 +29,24 @@ export class PendingPodImpactModel {
   @Field(() => PodRefModel) pod!: PodRefModel;
 }
 
-@ObjectType('TaintImpact', { description: 'API.md `POST /v1/decisions/taint-impact`: what the taints would do, without doing it.' })
+@ObjectType('TaintImpact', {
+  description: 'API.md `POST /v1/decisions/taint-impact`: what the taints would do, without doing it.',
+})
 export class TaintImpactModel {
   @Field(() => GraphQLISODateTime, { description: 'The instant evaluated at' }) at!: Date;
   @Field(() => [TaintImpactEvictionModel], { complexity: listCost }) evictions!: TaintImpactEvictionModel[];
-  @Field(() => [PodOnNodeModel], { complexity: listCost, description: 'Bound pods that would stay indefinitely' }) tolerating!: PodOnNodeModel[];
-  @Field(() => [PendingPodImpactModel], { complexity: listCost, description: 'Pending pods that would lose their last feasible node' }) unschedulablePending!: PendingPodImpactModel[];
-  @Field(() => [PendingPodImpactModel], { complexity: listCost, description: 'Pending pods that would gain a feasible node' }) schedulablePending!: PendingPodImpactModel[];
-  @Field(() => [String], { description: 'Removals that match nothing on a node (ignored there; kubectl would refuse)' }) warnings!: string[];
+  @Field(() => [PodOnNodeModel], { complexity: listCost, description: 'Bound pods that would stay indefinitely' })
+  tolerating!: PodOnNodeModel[];
+  @Field(() => [PendingPodImpactModel], {
+    complexity: listCost,
+    description: 'Pending pods that would lose their last feasible node',
+  })
+  unschedulablePending!: PendingPodImpactModel[];
+  @Field(() => [PendingPodImpactModel], {
+    complexity: listCost,
+    description: 'Pending pods that would gain a feasible node',
+  })
+  schedulablePending!: PendingPodImpactModel[];
+  @Field(() => [String], { description: 'Removals that match nothing on a node (ignored there; kubectl would refuse)' })
+  warnings!: string[];
 }

@@ -6,7 +6,8 @@ import { TaintModel } from '../../kernel/graphql/models/taint.model';
 export class TaintMatchModel {
   @Field(() => TaintModel) taint!: TaintModel;
   @Field() tolerated!: boolean;
-  @Field(() => Int, { nullable: true, description: 'The first toleration, in order, that tolerates the taint' }) tolerationIndex?: number;
+  @Field(() => Int, { nullable: true, description: 'The first toleration, in order, that tolerates the taint' })
+  tolerationIndex?: number;
 }
 
 @ObjectType('EvictionOutcome', { description: 'What happens to a pod already running on the node.' })

@@ -7,9 +7,18 @@ import { ApiProblems } from '../../kernel/http/api-docs';
 import { DecisionsService } from '../decisions.service';
 import { presentTaintImpact } from './present-taint-impact';
 import {
-  FEASIBLE_NODES_ANSWER_EXAMPLE, FEASIBLE_NODES_ANSWER_SCHEMA, FEASIBLE_NODES_BODY_SCHEMA, FEASIBLE_NODES_EXAMPLES,
-  TAINT_IMPACT_ANSWER_EXAMPLE, TAINT_IMPACT_ANSWER_SCHEMA, TAINT_IMPACT_BODY_SCHEMA, TAINT_IMPACT_EXAMPLES,
-  TOLERATION_MATCH_ANSWER_EXAMPLE, TOLERATION_MATCH_ANSWER_SCHEMA, TOLERATION_MATCH_BODY_SCHEMA, TOLERATION_MATCH_EXAMPLES,
+  FEASIBLE_NODES_ANSWER_EXAMPLE,
+  FEASIBLE_NODES_ANSWER_SCHEMA,
+  FEASIBLE_NODES_BODY_SCHEMA,
+  FEASIBLE_NODES_EXAMPLES,
+  TAINT_IMPACT_ANSWER_EXAMPLE,
+  TAINT_IMPACT_ANSWER_SCHEMA,
+  TAINT_IMPACT_BODY_SCHEMA,
+  TAINT_IMPACT_EXAMPLES,
+  TOLERATION_MATCH_ANSWER_EXAMPLE,
+  TOLERATION_MATCH_ANSWER_SCHEMA,
+  TOLERATION_MATCH_BODY_SCHEMA,
+  TOLERATION_MATCH_EXAMPLES,
 } from './decisions-api-docs';
 
 /** Read-only decisions (viewer role): nothing is written, no event, no eviction, no timer. */
@@ -22,12 +31,20 @@ export class DecisionsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Where may this pod run, ranked, and why not elsewhere?',
-    description: 'Runs the NodeUnschedulable, TaintToleration, NodeAffinity and NodeResourcesFit filters and the TaintToleration and NodeAffinity scores over the candidate nodes, from the in-memory snapshot. Answers are computed from an in-memory snapshot of the inventory; identical questions between two changes to it are answered from a cache (the same answer, byte for byte). An inline `pod` is validated (422, paths under `pod.`) and evaluated as if the pod were created: the admission defaults are applied first (SEMANTICS A.6). Untolerated taints are named in the reasons unless redacted (REDACT_TAINTS, or a role below REDACT_TAINTS_BELOW_ROLE; SEMANTICS A.2).',
+    description:
+      'Runs the NodeUnschedulable, TaintToleration, NodeAffinity and NodeResourcesFit filters and the TaintToleration and NodeAffinity scores over the candidate nodes, from the in-memory snapshot. Answers are computed from an in-memory snapshot of the inventory; identical questions between two changes to it are answered from a cache (the same answer, byte for byte). An inline `pod` is validated (422, paths under `pod.`) and evaluated as if the pod were created: the admission defaults are applied first (SEMANTICS A.6). Untolerated taints are named in the reasons unless redacted (REDACT_TAINTS, or a role below REDACT_TAINTS_BELOW_ROLE; SEMANTICS A.2).',
   })
   @ApiBody({ schema: FEASIBLE_NODES_BODY_SCHEMA, examples: FEASIBLE_NODES_EXAMPLES })
-  @ApiOkResponse({ description: 'The ranked, explained answer', content: { 'application/json': { schema: FEASIBLE_NODES_ANSWER_SCHEMA, example: FEASIBLE_NODES_ANSWER_EXAMPLE } } })
+  @ApiOkResponse({
+    description: 'The ranked, explained answer',
+    content: { 'application/json': { schema: FEASIBLE_NODES_ANSWER_SCHEMA, example: FEASIBLE_NODES_ANSWER_EXAMPLE } },
+  })
   @ApiProblems(400, 404, 422)
-  async feasibleNodes(@Body() body: unknown, @CurrentPrincipal() who: Principal, @Res({ passthrough: true }) reply: FastifyReply) {
+  async feasibleNodes(
+    @Body() body: unknown,
+    @CurrentPrincipal() who: Principal,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
     // The JSON text the service keeps with a cached answer: sent as is (what Fastify's default
     // serialiser would write for the object), not serialised again per request.
     const json = await this.decisions.feasibleNodesJson(body, who);
@@ -39,10 +56,14 @@ export class DecisionsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'What would these taints do, before applying them?',
-    description: 'Applies the `kubectl taint --overwrite` changes in memory at `at` (default now), then the NoExecute eviction rule (SEMANTICS A.3) to the pods bound to the target nodes, and the scheduling filters to the pending pods. Writes nothing.',
+    description:
+      'Applies the `kubectl taint --overwrite` changes in memory at `at` (default now), then the NoExecute eviction rule (SEMANTICS A.3) to the pods bound to the target nodes, and the scheduling filters to the pending pods. Writes nothing.',
   })
   @ApiBody({ schema: TAINT_IMPACT_BODY_SCHEMA, examples: TAINT_IMPACT_EXAMPLES })
-  @ApiOkResponse({ description: 'Evictions, tolerating pods, and pending pods that lose or gain a place', content: { 'application/json': { schema: TAINT_IMPACT_ANSWER_SCHEMA, example: TAINT_IMPACT_ANSWER_EXAMPLE } } })
+  @ApiOkResponse({
+    description: 'Evictions, tolerating pods, and pending pods that lose or gain a place',
+    content: { 'application/json': { schema: TAINT_IMPACT_ANSWER_SCHEMA, example: TAINT_IMPACT_ANSWER_EXAMPLE } },
+  })
   @ApiProblems(400, 404)
   taintImpact(@Body() body: unknown) {
     return presentTaintImpact(this.decisions.taintImpact(body));
@@ -52,10 +73,16 @@ export class DecisionsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'How do these tolerations meet these taints?',
-    description: 'Each taint with the first toleration that tolerates it (SEMANTICS B.1), whether a pod could be scheduled, whether the node would be avoided, and what would happen to a running pod (SEMANTICS A.3). Taints and tolerations are validated as Kubernetes does (422); Gt/Lt need COMPARISON_OPERATORS (A.1).',
+    description:
+      'Each taint with the first toleration that tolerates it (SEMANTICS B.1), whether a pod could be scheduled, whether the node would be avoided, and what would happen to a running pod (SEMANTICS A.3). Taints and tolerations are validated as Kubernetes does (422); Gt/Lt need COMPARISON_OPERATORS (A.1).',
   })
   @ApiBody({ schema: TOLERATION_MATCH_BODY_SCHEMA, examples: TOLERATION_MATCH_EXAMPLES })
-  @ApiOkResponse({ description: 'The match', content: { 'application/json': { schema: TOLERATION_MATCH_ANSWER_SCHEMA, example: TOLERATION_MATCH_ANSWER_EXAMPLE } } })
+  @ApiOkResponse({
+    description: 'The match',
+    content: {
+      'application/json': { schema: TOLERATION_MATCH_ANSWER_SCHEMA, example: TOLERATION_MATCH_ANSWER_EXAMPLE },
+    },
+  })
   @ApiProblems(400, 422)
   tolerationMatch(@Body() body: unknown) {
     return this.decisions.tolerationMatch(body);

@@ -16,6 +16,12 @@ export function presentTaintImpact(answer: TaintImpactAnswer) {
   return {
     ...answer,
     at: iso(answer.at),
-    evictions: answer.evictions.map((e) => ({ pod: e.pod, node: e.node, action: e.action, afterSeconds: e.afterSeconds, evictAt: iso(e.evictAt) })),
+    evictions: answer.evictions.map((e) => ({
+      pod: e.pod,
+      node: e.node,
+      action: e.action,
+      afterSeconds: e.afterSeconds,
+      evictAt: iso(e.evictAt),
+    })),
   };
 }

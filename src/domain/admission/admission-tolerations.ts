@@ -46,10 +46,20 @@ export function addDefaultTolerationSeconds(
   const alreadyTolerates = (key: string) =>
     tolerations.some((t) => (t.key === key || !t.key) && (t.effect === 'NoExecute' || !t.effect));
   if (!alreadyTolerates(TAINT_NODE_NOT_READY)) {
-    result.push({ key: TAINT_NODE_NOT_READY, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: notReadySeconds });
+    result.push({
+      key: TAINT_NODE_NOT_READY,
+      operator: 'Exists',
+      effect: 'NoExecute',
+      tolerationSeconds: notReadySeconds,
+    });
   }
   if (!alreadyTolerates(TAINT_NODE_UNREACHABLE)) {
-    result.push({ key: TAINT_NODE_UNREACHABLE, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: unreachableSeconds });
+    result.push({
+      key: TAINT_NODE_UNREACHABLE,
+      operator: 'Exists',
+      effect: 'NoExecute',
+      tolerationSeconds: unreachableSeconds,
+    });
   }
   return result;
 }
@@ -80,10 +90,16 @@ export function isExtendedResourceName(name: string): boolean {
  * in sorted order, add-or-update `{key: <resource>, Exists, NoSchedule}`. Limits count too: API
  * defaulting has copied them into the requests by the time admission runs.
  */
-export function addExtendedResourceTolerations(tolerations: readonly Toleration[], resources: PodResources | null | undefined): Toleration[] {
+export function addExtendedResourceTolerations(
+  tolerations: readonly Toleration[],
+  resources: PodResources | null | undefined,
+): Toleration[] {
   const names = new Set([...Object.keys(resources?.requests ?? {}), ...Object.keys(resources?.limits ?? {})]);
   return [...names]
     .filter(isExtendedResourceName)
     .sort() // Go's sets.List order; the names are ASCII (they passed IsQualifiedName), so code units = bytes
-    .reduce<Toleration[]>((list, name) => addOrUpdateToleration(list, { key: name, operator: 'Exists', effect: 'NoSchedule' }), [...tolerations]);
+    .reduce<Toleration[]>(
+      (list, name) => addOrUpdateToleration(list, { key: name, operator: 'Exists', effect: 'NoSchedule' }),
+      [...tolerations],
+    );
 }

@@ -40,7 +40,10 @@ export const DEFAULT_ADMISSION_OPTIONS: AdmissionDefaultsOptions = {
  * tolerations made redundant by a broader one, as upstream's `MergeTolerations` does.
  * Returns a new PodSpec; the input is not modified.
  */
-export function applyAdmissionDefaults(pod: PodSpec, options: AdmissionDefaultsOptions = DEFAULT_ADMISSION_OPTIONS): PodSpec {
+export function applyAdmissionDefaults(
+  pod: PodSpec,
+  options: AdmissionDefaultsOptions = DEFAULT_ADMISSION_OPTIONS,
+): PodSpec {
   let tolerations = [...(pod.tolerations ?? [])];
   if (options.daemonSetTolerations && pod.owner?.kind === 'DaemonSet') {
     tolerations = addDaemonSetTolerations(tolerations, pod.hostNetwork === true);

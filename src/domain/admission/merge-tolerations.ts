@@ -33,7 +33,8 @@ export function isSupersetToleration(superset: Toleration, toleration: Toleratio
  * (SEMANTICS B.6.3): the two lists concatenated, dropping every toleration another one already covers
  * (of two equal ones, the first is kept). Note that this also drops redundant tolerations from the
  * pod's own list — upstream does the same, and it can change which toleration is "first" (A.3).
- * @example mergeTolerations([{ operator: 'Exists' }], [{ key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' }])
+ * @example mergeTolerations([{ operator: 'Exists' }], [{ key: 'node.kubernetes.io/memory-pressure', operator: 'Exists',
+ * effect: 'NoSchedule' }])
  *   // -> [{ operator: 'Exists' }]
  */
 export function mergeTolerations(first: readonly Toleration[], second: readonly Toleration[]): Toleration[] {

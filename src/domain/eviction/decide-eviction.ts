@@ -53,7 +53,11 @@ export interface NoExecuteTolerance {
   finite: Array<{ taint: Taint; tolerationIndex: number; seconds: number; timeAddedMs: number }>;
 }
 
-export function noExecuteTolerance(tolerations: readonly Toleration[], taints: readonly Taint[], options: MatchOptions = DEFAULT_MATCH_OPTIONS): NoExecuteTolerance {
+export function noExecuteTolerance(
+  tolerations: readonly Toleration[],
+  taints: readonly Taint[],
+  options: MatchOptions = DEFAULT_MATCH_OPTIONS,
+): NoExecuteTolerance {
   const finite: NoExecuteTolerance['finite'] = [];
   for (const taint of taints) {
     if (taint.effect !== 'NoExecute') continue;
@@ -61,7 +65,12 @@ export function noExecuteTolerance(tolerations: readonly Toleration[], taints: r
     if (tolerationIndex < 0) return { untolerated: taint, finite: [] };
     const seconds = tolerations[tolerationIndex].tolerationSeconds;
     if (seconds === undefined || seconds === null) continue;
-    finite.push({ taint, tolerationIndex, seconds: Math.max(0, seconds), timeAddedMs: taint.timeAdded?.getTime() ?? -Infinity });
+    finite.push({
+      taint,
+      tolerationIndex,
+      seconds: Math.max(0, seconds),
+      timeAddedMs: taint.timeAdded?.getTime() ?? -Infinity,
+    });
   }
   return { finite };
 }

@@ -1,6 +1,13 @@
 import type { Taint, Toleration } from '../types';
 import { DEFAULT_MATCH_OPTIONS, type MatchOptions } from '../tolerations/tolerates-taint';
-import { decideEviction, decideFromTolerance, noExecuteTolerance, type BoundPodTolerations, type EvictionDecision, type NoExecuteTolerance } from './decide-eviction';
+import {
+  decideEviction,
+  decideFromTolerance,
+  noExecuteTolerance,
+  type BoundPodTolerations,
+  type EvictionDecision,
+  type NoExecuteTolerance,
+} from './decide-eviction';
 
 /**
  * How a pod's eviction changes when its node's taints change (SEMANTICS A.3/A.4):
@@ -42,7 +49,10 @@ export function diffEvictionDecisions<P extends BoundPodTolerations>(
 }
 
 /** The kind of change from one decision to another, or undefined when nothing changes for the pod. */
-export function classifyEvictionChange(before: EvictionDecision, after: EvictionDecision): EvictionChangeKind | undefined {
+export function classifyEvictionChange(
+  before: EvictionDecision,
+  after: EvictionDecision,
+): EvictionChangeKind | undefined {
   switch (after.action) {
     case 'None':
       return before.action === 'None' ? undefined : 'Cancelled';
@@ -101,7 +111,14 @@ export function partitionTaintImpact<P extends BoundPodTolerations>(
     if (decision.action === 'None') {
       partition.tolerating.push({ pod, node });
     } else if (decision.action === 'EvictAfter') {
-      partition.evictions.push({ pod, node, action: 'EvictAfter', afterSeconds: decision.afterSeconds, evictAt: decision.evictAt, decision });
+      partition.evictions.push({
+        pod,
+        node,
+        action: 'EvictAfter',
+        afterSeconds: decision.afterSeconds,
+        evictAt: decision.evictAt,
+        decision,
+      });
     } else {
       const evictAt = decision.reason === 'expired' ? decision.evictAt : now;
       partition.evictions.push({ pod, node, action: 'EvictNow', afterSeconds: 0, evictAt, decision });

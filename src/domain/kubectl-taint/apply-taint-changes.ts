@@ -59,7 +59,8 @@ export function applyTaintChanges(
   if (notFound.length > 0) throw new KubectlTaintError('NotFound', aggregateMessages(notFound), nodeName);
 
   const removed = changes.remove.length > 0;
-  const operation: TaintOperation = options.overwrite || (grew && removed) ? 'modified' : grew ? 'tainted' : 'untainted';
+  const operation: TaintOperation =
+    options.overwrite || (grew && removed) ? 'modified' : grew ? 'tainted' : 'untainted';
   const changed = !sameTaints(currentTaints, taints);
   return { taints: changed ? taints : currentTaints.map((taint) => ({ ...taint })), changed, operation };
 }

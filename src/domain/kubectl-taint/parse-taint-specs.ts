@@ -42,13 +42,15 @@ function parseTaint(spec: string): ParsedTaint {
     if (keyValue.length === 2) {
       value = keyValue[1];
       const errors = isValidLabelValue(value);
-      if (errors.length > 0) throw new KubectlTaintError('InvalidSpec', `invalid taint spec: ${spec}, ${errors.join('; ')}`);
+      if (errors.length > 0)
+        throw new KubectlTaintError('InvalidSpec', `invalid taint spec: ${spec}, ${errors.join('; ')}`);
     }
   } else {
     throw new KubectlTaintError('InvalidSpec', `invalid taint spec: ${spec}`);
   }
   const keyErrors = isQualifiedName(key);
-  if (keyErrors.length > 0) throw new KubectlTaintError('InvalidSpec', `invalid taint spec: ${spec}, ${keyErrors.join('; ')}`);
+  if (keyErrors.length > 0)
+    throw new KubectlTaintError('InvalidSpec', `invalid taint spec: ${spec}, ${keyErrors.join('; ')}`);
   return { key, value, effect };
 }
 
@@ -79,10 +81,17 @@ export function parseTaintSpecs(specs: readonly string[]): TaintChanges {
     if (parsed.effect === '') throw new KubectlTaintError('InvalidSpec', `invalid taint spec: ${spec}`);
     const identity = JSON.stringify([parsed.key, parsed.effect]);
     if (added.has(identity)) {
-      throw new KubectlTaintError('InvalidSpec', `duplicated taints with the same key and effect: ${goTaintValue(parsed)}`);
+      throw new KubectlTaintError(
+        'InvalidSpec',
+        `duplicated taints with the same key and effect: ${goTaintValue(parsed)}`,
+      );
     }
     added.add(identity);
-    add.push(parsed.value === '' ? { key: parsed.key, effect: parsed.effect } : { key: parsed.key, value: parsed.value, effect: parsed.effect });
+    add.push(
+      parsed.value === ''
+        ? { key: parsed.key, effect: parsed.effect }
+        : { key: parsed.key, value: parsed.value, effect: parsed.effect },
+    );
   }
   assertNoAddAndRemove(add, remove);
   return { add, remove };
@@ -99,7 +108,10 @@ function assertNoAddAndRemove(add: readonly Taint[], remove: readonly TaintRemov
     }
   }
   if (conflicts.length > 0) {
-    throw new KubectlTaintError('AddAndRemove', `can not both modify and remove the following taint(s) in the same command: ${conflicts.join(', ')}`);
+    throw new KubectlTaintError(
+      'AddAndRemove',
+      `can not both modify and remove the following taint(s) in the same command: ${conflicts.join(', ')}`,
+    );
   }
 }
 

@@ -25,7 +25,10 @@ export type LabelMatcher = ((labels: Labels) => boolean) & { readonly requiremen
 /** A selector string that does not parse; the message says where and why. */
 export class LabelSelectorError extends Error {
   override readonly name = 'LabelSelectorError';
-  constructor(message: string, readonly selector: string) {
+  constructor(
+    message: string,
+    readonly selector: string,
+  ) {
     super(message);
   }
 }
@@ -83,7 +86,7 @@ class SelectorParser {
       try {
         requirements.push(this.parseRequirement());
       } catch (error) {
-        throw new Error(`unable to parse requirement: ${(error as Error).message}`);
+        throw new Error(`unable to parse requirement: ${(error as Error).message}`, { cause: error });
       }
       const after = this.consume();
       if (after.kind === 'end') return requirements;
@@ -111,7 +114,9 @@ class SelectorParser {
     const values = operator === 'in' || operator === 'notin' ? this.parseValues() : this.parseExactValue();
     for (const value of values) validateValue(key, value);
     if ((operator === '>' || operator === '<') && goParseInt64Error(values[0]) !== undefined) {
-      throw new Error(`invalid value "${values[0]}" for key "${key}": for 'Gt', 'Lt' operators, the value must be an integer`);
+      throw new Error(
+        `invalid value "${values[0]}" for key "${key}": for 'Gt', 'Lt' operators, the value must be an integer`,
+      );
     }
     return { key, operator, values };
   }

@@ -55,7 +55,9 @@ export function isLifecycleTaint(taint: Pick<Taint, 'key' | 'effect'>): boolean 
   return false;
 }
 
-/** `doNoScheduleTaintingPass`: the NoSchedule taints the conditions and `unschedulable` call for, in condition order. */
+/**
+ * `doNoScheduleTaintingPass`: the NoSchedule taints the conditions and `unschedulable` call for, in condition order.
+ */
 function wantedNoScheduleTaints(conditions: readonly NodeCondition[], unschedulable: boolean): Taint[] {
   const keys: string[] = [];
   for (const condition of conditions) {

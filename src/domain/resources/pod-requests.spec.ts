@@ -6,8 +6,16 @@ const sidecar = (list: Record<string, string>) => ({ resources: { requests: list
 // Port of resourcehelper.PodRequests / AggregateContainerRequests (k8s.io/component-helpers/resource).
 const cases: Array<{ description: string; input: PodRequestsInput; expected: PodRequestsResult }> = [
   { description: 'PodRequests: no containers request nothing', input: {}, expected: { vector: {}, errors: [] } },
-  { description: 'PodRequests: null lists request nothing', input: { containers: null, initContainers: null, overhead: null }, expected: { vector: {}, errors: [] } },
-  { description: 'PodRequests: containers without resources request nothing', input: { containers: [{}, { resources: null }, { resources: {} }] }, expected: { vector: {}, errors: [] } },
+  {
+    description: 'PodRequests: null lists request nothing',
+    input: { containers: null, initContainers: null, overhead: null },
+    expected: { vector: {}, errors: [] },
+  },
+  {
+    description: 'PodRequests: containers without resources request nothing',
+    input: { containers: [{}, { resources: null }, { resources: {} }] },
+    expected: { vector: {}, errors: [] },
+  },
   {
     description: 'PodRequests: app containers are summed',
     input: { containers: [requests({ cpu: '100m', memory: '64Mi' }), requests({ cpu: '250m' })] },
@@ -25,7 +33,10 @@ const cases: Array<{ description: string; input: PodRequestsInput; expected: Pod
   },
   {
     description: 'PodRequests: init containers run one at a time (max of them)',
-    input: { containers: [requests({ cpu: '100m' })], initContainers: [requests({ cpu: '500m' }), requests({ cpu: '300m' })] },
+    input: {
+      containers: [requests({ cpu: '100m' })],
+      initContainers: [requests({ cpu: '500m' }), requests({ cpu: '300m' })],
+    },
     expected: { vector: { cpu: 500 }, errors: [] },
   },
   {
@@ -40,12 +51,18 @@ const cases: Array<{ description: string; input: PodRequestsInput; expected: Pod
   },
   {
     description: 'PodRequests: an init container after a sidecar needs room next to it',
-    input: { containers: [requests({ cpu: '100m' })], initContainers: [sidecar({ cpu: '200m' }), requests({ cpu: '1' })] },
+    input: {
+      containers: [requests({ cpu: '100m' })],
+      initContainers: [sidecar({ cpu: '200m' }), requests({ cpu: '1' })],
+    },
     expected: { vector: { cpu: 1200 }, errors: [] },
   },
   {
     description: 'PodRequests: an init container before a sidecar runs alone',
-    input: { containers: [requests({ cpu: '100m' })], initContainers: [requests({ cpu: '1' }), sidecar({ cpu: '200m' })] },
+    input: {
+      containers: [requests({ cpu: '100m' })],
+      initContainers: [requests({ cpu: '1' }), sidecar({ cpu: '200m' })],
+    },
     expected: { vector: { cpu: 1000 }, errors: [] },
   },
   {

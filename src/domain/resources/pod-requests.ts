@@ -37,7 +37,8 @@ export interface PodRequestsResult {
  * - `overhead` is added last.
  * A limit without a request counts as the request, because API defaulting copies limits into
  * requests before the pod is stored (`SetDefaults_Container`).
- * @example effectivePodRequests({ containers: [{ resources: { requests: { cpu: '100m' } } }, { resources: { limits: { cpu: '1' } } }] }).vector
+ * @example effectivePodRequests({ containers: [{ resources: { requests: { cpu: '100m' } } }, { resources: { limits: {
+ * cpu: '1' } } }] }).vector
  *   // { cpu: 1100 }
  */
 export function effectivePodRequests(input: PodRequestsInput): PodRequestsResult {

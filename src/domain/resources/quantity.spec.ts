@@ -67,15 +67,43 @@ const amountCases: Array<{ description: string; resource: string; text: string; 
   { description: 'quantity: zero', resource: 'cpu', text: '0', expected: 0 },
   { description: 'quantity: negative zero is zero', resource: 'cpu', text: '-0', expected: 0 },
   { description: 'quantity: negative amounts are rejected', resource: 'memory', text: '-1Mi', expected: undefined },
-  { description: 'quantity: tiny negative amounts are rejected too', resource: 'cpu', text: '-1n', expected: undefined },
+  {
+    description: 'quantity: tiny negative amounts are rejected too',
+    resource: 'cpu',
+    text: '-1n',
+    expected: undefined,
+  },
   { description: 'quantity: beyond a safe integer is rejected', resource: 'memory', text: '1e20', expected: undefined },
   { description: 'quantity: unparsable is rejected', resource: 'cpu', text: 'two', expected: undefined },
 ];
 
-const vectorCases: Array<{ description: string; list: ResourceList | null | undefined; vector: ResourceVector; errors: Array<{ resource: string; value: string }> }> = [
-  { description: 'quantity: a typical request list', list: { cpu: '100m', memory: '128Mi' }, vector: { cpu: 100, memory: 134217728 }, errors: [] },
-  { description: 'quantity: bad entries are reported and left out', list: { cpu: 'lots', memory: '1Gi', 'example.com/foo': '-1' }, vector: { memory: 1073741824 }, errors: [{ resource: 'cpu', value: 'lots' }, { resource: 'example.com/foo', value: '-1' }] },
-  { description: 'quantity: a non-string value is an error', list: { cpu: 2 as unknown as string }, vector: {}, errors: [{ resource: 'cpu', value: '2' }] },
+const vectorCases: Array<{
+  description: string;
+  list: ResourceList | null | undefined;
+  vector: ResourceVector;
+  errors: Array<{ resource: string; value: string }>;
+}> = [
+  {
+    description: 'quantity: a typical request list',
+    list: { cpu: '100m', memory: '128Mi' },
+    vector: { cpu: 100, memory: 134217728 },
+    errors: [],
+  },
+  {
+    description: 'quantity: bad entries are reported and left out',
+    list: { cpu: 'lots', memory: '1Gi', 'example.com/foo': '-1' },
+    vector: { memory: 1073741824 },
+    errors: [
+      { resource: 'cpu', value: 'lots' },
+      { resource: 'example.com/foo', value: '-1' },
+    ],
+  },
+  {
+    description: 'quantity: a non-string value is an error',
+    list: { cpu: 2 as unknown as string },
+    vector: {},
+    errors: [{ resource: 'cpu', value: '2' }],
+  },
   { description: 'quantity: null list is empty', list: null, vector: {}, errors: [] },
   { description: 'quantity: undefined list is empty', list: undefined, vector: {}, errors: [] },
 ];
@@ -84,12 +112,34 @@ const backCases: Array<{ description: string; vector: ResourceVector; list: Reso
   { description: 'quantity: cpu millicores print as m', vector: { cpu: 250 }, list: { cpu: '250m' } },
   { description: 'quantity: whole cores print canonically', vector: { cpu: 4000 }, list: { cpu: '4' } },
   { description: 'quantity: zero cpu', vector: { cpu: 0 }, list: { cpu: '0' } },
-  { description: 'quantity: other resources print as integers', vector: { memory: 1024, pods: 3, 'nvidia.com/gpu': 1 }, list: { memory: '1024', pods: '3', 'nvidia.com/gpu': '1' } },
+  {
+    description: 'quantity: other resources print as integers',
+    vector: { memory: 1024, pods: 3, 'nvidia.com/gpu': 1 },
+    list: { memory: '1024', pods: '3', 'nvidia.com/gpu': '1' },
+  },
 ];
 
-const arithmeticCases: Array<{ description: string; a: ResourceVector; b: ResourceVector; sum: ResourceVector; difference: ResourceVector }> = [
-  { description: 'quantity: shared resources add and subtract', a: { cpu: 100, memory: 10 }, b: { cpu: 50, memory: 20 }, sum: { cpu: 150, memory: 30 }, difference: { cpu: 50, memory: -10 } },
-  { description: 'quantity: a resource on one side counts 0 on the other', a: { cpu: 100 }, b: { pods: 1 }, sum: { cpu: 100, pods: 1 }, difference: { cpu: 100, pods: -1 } },
+const arithmeticCases: Array<{
+  description: string;
+  a: ResourceVector;
+  b: ResourceVector;
+  sum: ResourceVector;
+  difference: ResourceVector;
+}> = [
+  {
+    description: 'quantity: shared resources add and subtract',
+    a: { cpu: 100, memory: 10 },
+    b: { cpu: 50, memory: 20 },
+    sum: { cpu: 150, memory: 30 },
+    difference: { cpu: 50, memory: -10 },
+  },
+  {
+    description: 'quantity: a resource on one side counts 0 on the other',
+    a: { cpu: 100 },
+    b: { pods: 1 },
+    sum: { cpu: 100, pods: 1 },
+    difference: { cpu: 100, pods: -1 },
+  },
   { description: 'quantity: empty vectors', a: {}, b: {}, sum: {}, difference: {} },
 ];
 

@@ -20,11 +20,25 @@ interface ExactQuantity {
 
 /** Decimal SI suffixes (quantity.go `decimalSuffixes`); `""` is the bare number. */
 const DECIMAL_SUFFIX_EXPONENTS: Readonly<Record<string, number>> = {
-  n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18,
+  n: -9,
+  u: -6,
+  m: -3,
+  '': 0,
+  k: 3,
+  M: 6,
+  G: 9,
+  T: 12,
+  P: 15,
+  E: 18,
 };
 /** Binary SI suffixes (quantity.go `binarySuffixes`), as powers of two. */
 const BINARY_SUFFIX_EXPONENTS: Readonly<Record<string, number>> = {
-  Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60,
+  Ki: 10,
+  Mi: 20,
+  Gi: 30,
+  Ti: 40,
+  Pi: 50,
+  Ei: 60,
 };
 
 /**
@@ -109,7 +123,7 @@ export function canonicalAmount(resource: string, text: string): number | undefi
   const exact = parseExactQuantity(text);
   if (!exact || (exact.negative && exact.mantissa !== 0n)) return undefined;
   const amount = scaledCeil(exact, unitScale(resource));
-  if ( amount > BigInt(Number.MAX_SAFE_INTEGER)) return undefined;
+  if (amount > BigInt(Number.MAX_SAFE_INTEGER)) return undefined;
   return Number(amount);
 }
 

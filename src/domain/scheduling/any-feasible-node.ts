@@ -8,9 +8,14 @@ import { firstUntoleratedFilterTaint } from './taint-toleration';
  * TaintToleration, NodeAffinity, NodeResourcesFit) — the yes/no half of {@link decideFeasibleNodes},
  * without reasons or scores. `taintVerdicts` caches the TaintToleration verdict per taint ARRAY (the
  * snapshot interns identical lists), so share one map across the nodes of one pod; never across pods.
- * @example passesFilters(compilePod({ spec: { tolerations: [] } }), { name: 'n1', labels: {}, taints: [], unschedulable: false, allocatable: null, requested: {} }, new Map()) === true
+ * @example passesFilters(compilePod({ spec: { tolerations: [] } }), { name: 'n1', labels: {}, taints: [],
+ * unschedulable: false, allocatable: null, requested: {} }, new Map()) === true
  */
-export function passesFilters(pod: CompiledPod, node: SchedulingNode, taintVerdicts: Map<readonly Taint[], boolean>): boolean {
+export function passesFilters(
+  pod: CompiledPod,
+  node: SchedulingNode,
+  taintVerdicts: Map<readonly Taint[], boolean>,
+): boolean {
   if (node.unschedulable && !pod.toleratesUnschedulable) return false;
   if (node.taints.length > 0) {
     let tolerated = taintVerdicts.get(node.taints);

@@ -4,7 +4,12 @@ import { effectivePodRequests } from '../resources/pod-requests';
 import { toleratesUnschedulable } from './node-unschedulable';
 import { filterTolerations, preferNoScheduleTolerations } from './taint-toleration';
 import {
-  compilePreferredNodeAffinity, compileRequiredNodeAffinity, nodeAffinityKeys, type AffinityKeys, type CompiledPreference, type NodeMatcher,
+  compilePreferredNodeAffinity,
+  compileRequiredNodeAffinity,
+  nodeAffinityKeys,
+  type AffinityKeys,
+  type CompiledPreference,
+  type NodeMatcher,
 } from './node-affinity';
 import { compileRequests, type CompiledRequests } from './node-resources-fit';
 

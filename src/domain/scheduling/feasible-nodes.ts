@@ -8,7 +8,11 @@ import { insufficientResourceReason } from './node-resources-fit';
 import { isNodeTable, nodeTableOf, projectLabels, resourceFree, type NodeTable } from './node-table';
 import { UNSCHEDULABLE_MESSAGE, UNSCHEDULABLE_REASON } from './node-unschedulable';
 import { MAX_NODE_SCORE, normalizeScore, totalScore } from './normalize-score';
-import { countIntolerablePreferNoSchedule, firstUntoleratedFilterTaint, untoleratedTaintReason } from './taint-toleration';
+import {
+  countIntolerablePreferNoSchedule,
+  firstUntoleratedFilterTaint,
+  untoleratedTaintReason,
+} from './taint-toleration';
 
 export interface FeasibleNode {
   name: string;
@@ -93,7 +97,8 @@ export function decideFeasibleNodes(
   const compiled = isCompiled(pod) ? pod : compilePod(pod, options.matchOptions ?? DEFAULT_MATCH_OPTIONS);
   const table = isNodeTable(nodes) ? nodes : nodeTableOf(nodes);
   const redact = options.redactTaints ?? false;
-  const { filterTolerations, preferTolerations, matchOptions, requiredAffinity, preferredAffinity, requests } = compiled;
+  const { filterTolerations, preferTolerations, matchOptions, requiredAffinity, preferredAffinity, requests } =
+    compiled;
   const scoresAffinity = preferredAffinity.length > 0;
   const candidates = options.candidates;
   const count = candidates === undefined ? table.count : candidates.length;
@@ -118,7 +123,9 @@ export function decideFeasibleNodes(
     taintPrefer[taintClass] = verdict.preferCount;
   };
   if (candidates === undefined) for (let c = 0; c < taintClassCount; c++) judgeTaints(c);
-  else for (let p = 0; p < count; p++) if (verdicts[taintClassOf[candidates[p]]] === undefined) judgeTaints(taintClassOf[candidates[p]]);
+  else
+    for (let p = 0; p < count; p++)
+      if (verdicts[taintClassOf[candidates[p]]] === undefined) judgeTaints(taintClassOf[candidates[p]]);
   const taintFirst = new Int32Array(taintClassCount);
 
   // NodeAffinity, once per group (in use) of nodes that look the same to the pod's matchers.
@@ -130,11 +137,14 @@ export function decideFeasibleNodes(
     const judgeLabels = (labelClass: number) => {
       const representative = projection.representatives[labelClass];
       affinityWeight[labelClass] = scoresAffinity ? preferredAffinityWeight(preferredAffinity, representative) : 0;
-      affinityState[labelClass] = requiredAffinity === undefined || requiredAffinity(representative) ? MATCHES : DOES_NOT_MATCH;
+      affinityState[labelClass] =
+        requiredAffinity === undefined || requiredAffinity(representative) ? MATCHES : DOES_NOT_MATCH;
     };
     const classOf = projection.classOf;
     if (candidates === undefined) for (let c = 0; c < projection.classCount; c++) judgeLabels(c);
-    else for (let p = 0; p < count; p++) if (affinityState[classOf[candidates[p]]] === UNKNOWN) judgeLabels(classOf[candidates[p]]);
+    else
+      for (let p = 0; p < count; p++)
+        if (affinityState[classOf[candidates[p]]] === UNKNOWN) judgeLabels(classOf[candidates[p]]);
   }
 
   // NodeResourcesFit: one free-amount column per requested resource, in check order.
@@ -201,7 +211,8 @@ export function decideFeasibleNodes(
     if (times > 0) reasonCounts.set(message, (reasonCounts.get(message) ?? 0) + times);
   };
   countReason(UNSCHEDULABLE_MESSAGE, unschedulableFirst);
-  for (let c = 0; c < taintClassCount; c++) if (verdicts[c]?.reason) countReason(verdicts[c]!.reason!.message, taintFirst[c]);
+  for (let c = 0; c < taintClassCount; c++)
+    if (verdicts[c]?.reason) countReason(verdicts[c]!.reason!.message, taintFirst[c]);
   countReason(NODE_AFFINITY_MESSAGE, affinityFirst);
   countReason(insufficientResourceReason('pods').message, tooManyPodsFirst);
   requests.names.forEach((name, r) => countReason(insufficientResourceReason(name).message, insufficientFirst[r]));
@@ -209,7 +220,9 @@ export function decideFeasibleNodes(
   // Normalised scores (DefaultNormalizeScore over the feasible nodes) depend on the classes only.
   const taintScoreOf = new Uint8Array(taintClassCount);
   for (let c = 0; c < taintClassCount; c++) taintScoreOf[c] = normalizeScore(taintPrefer[c], maxTaintRaw, true);
-  const affinityScoreOf = scoresAffinity ? classScores(affinityWeight, projection!.classCount, maxAffinityRaw) : undefined;
+  const affinityScoreOf = scoresAffinity
+    ? classScores(affinityWeight, projection!.classCount, maxAffinityRaw)
+    : undefined;
   const scoreAt = (p: number): number => {
     const i = candidates === undefined ? p : candidates[p];
     if (affinityScoreOf === undefined) return taintScoreOf[taintClassOf[i]];
@@ -255,7 +268,8 @@ export function decideFeasibleNodes(
       answer.push({
         name: names[i],
         feasible: true,
-        score: affinityScoreOf === undefined ? taintScore : TOTAL_SCORE[taintScore * (MAX_NODE_SCORE + 1) + affinityScore],
+        score:
+          affinityScoreOf === undefined ? taintScore : TOTAL_SCORE[taintScore * (MAX_NODE_SCORE + 1) + affinityScore],
         scores: { TaintToleration: taintScore, NodeAffinity: affinityScore },
       });
     }
@@ -280,12 +294,18 @@ export function decideFeasibleNodes(
     if (failed & RESOURCES) {
       // insufficientResources' order: the pod count first, then the requests in check order.
       if (tooManyPods[i] === 1) reasons.push(resourceReason('pods'));
-      for (let r = 0; r < resourceCount; r++) if (amounts[r] > freeColumns[r][i]) reasons.push(resourceReason(requests.names[r]));
+      for (let r = 0; r < resourceCount; r++)
+        if (amounts[r] > freeColumns[r][i]) reasons.push(resourceReason(requests.names[r]));
     }
     answer.push({ name: names[i], feasible: false, reasons });
   }
 
-  return { totalNodes: count, feasibleCount, message: fitErrorMessage(feasibleCount, count, reasonCounts), nodes: answer };
+  return {
+    totalNodes: count,
+    feasibleCount,
+    message: fitErrorMessage(feasibleCount, count, reasonCounts),
+    nodes: answer,
+  };
 }
 
 /**

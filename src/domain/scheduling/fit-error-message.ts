@@ -8,7 +8,8 @@
  *
  * taintwise's additions: with nothing to report (every node feasible, or no nodes at all) the text is
  * just `<feasible>/<total> nodes are available.` — upstream never prints a FitError then.
- * @example fitErrorMessage(0, 5, new Map([['node(s) were unschedulable', 1], ['node(s) had untolerated taint {a: b}', 4]]))
+ * @example fitErrorMessage(0, 5, new Map([['node(s) were unschedulable', 1], ['node(s) had untolerated taint {a: b}',
+ * 4]]))
  *   // '0/5 nodes are available: 1 node(s) were unschedulable, 4 node(s) had untolerated taint {a: b}.'
  */
 export function fitErrorMessage(feasible: number, total: number, reasonCounts: ReadonlyMap<string, number>): string {

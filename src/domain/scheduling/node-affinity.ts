@@ -4,7 +4,10 @@ import type { FilterReason } from './filter-reason';
 /** `ErrReasonPod` of pkg/scheduler/framework/plugins/nodeaffinity. */
 export const NODE_AFFINITY_MESSAGE = "node(s) didn't match Pod's node affinity/selector";
 
-export const NODE_AFFINITY_REASON: FilterReason = Object.freeze({ plugin: 'NodeAffinity', message: NODE_AFFINITY_MESSAGE });
+export const NODE_AFFINITY_REASON: FilterReason = Object.freeze({
+  plugin: 'NodeAffinity',
+  message: NODE_AFFINITY_MESSAGE,
+});
 
 /** The part of a node that node affinity reads. */
 export interface AffinityTarget {
@@ -29,7 +32,8 @@ const NODE_NAME_FIELD = 'metadata.name';
  * Upstream rules kept: an empty `nodeSelectorTerms` list and an empty term match nothing; a term that
  * does not parse (unknown operator, wrong number of values, a non-integer Gt/Lt value) never matches
  * while the other terms still count ("ignore parsing errors for backwards compatibility").
- * @example compileRequiredNodeAffinity({ tolerations: [], nodeSelector: { zone: 'a' } })!({ name: 'n1', labels: { zone: 'a' } }) === true
+ * @example compileRequiredNodeAffinity({ tolerations: [], nodeSelector: { zone: 'a' } })!({ name: 'n1', labels: { zone:
+ * 'a' } }) === true
  */
 export function compileRequiredNodeAffinity(pod: Pick<PodSpec, 'nodeSelector' | 'affinity'>): NodeMatcher | undefined {
   const selectorKeys = Object.keys(pod.nodeSelector ?? {});

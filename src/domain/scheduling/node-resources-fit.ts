@@ -76,7 +76,10 @@ export function insufficientResourceReason(resource: string): FilterReason {
  * allocatable omits `pods` has no pod-count limit (kubelet always reports it; a hand-written
  * inventory that leaves it out would otherwise reject every pod).
  */
-export function fitsResources(requests: CompiledRequests, node: Pick<SchedulingNode, 'allocatable' | 'requested'>): boolean {
+export function fitsResources(
+  requests: CompiledRequests,
+  node: Pick<SchedulingNode, 'allocatable' | 'requested'>,
+): boolean {
   const allocatable = node.allocatable;
   if (!allocatable) return true;
   const requested = node.requested;
@@ -85,7 +88,10 @@ export function fitsResources(requests: CompiledRequests, node: Pick<SchedulingN
   const { cpu, memory, ephemeralStorage, scalarNames, scalarAmounts } = requests;
   if (cpu > 0 && cpu > (allocatable.cpu ?? 0) - (requested.cpu ?? 0)) return false;
   if (memory > 0 && memory > (allocatable.memory ?? 0) - (requested.memory ?? 0)) return false;
-  if (ephemeralStorage > 0 && ephemeralStorage > (allocatable['ephemeral-storage'] ?? 0) - (requested['ephemeral-storage'] ?? 0)) {
+  if (
+    ephemeralStorage > 0 &&
+    ephemeralStorage > (allocatable['ephemeral-storage'] ?? 0) - (requested['ephemeral-storage'] ?? 0)
+  ) {
     return false;
   }
   for (let i = 0; i < scalarNames.length; i++) {
@@ -96,7 +102,10 @@ export function fitsResources(requests: CompiledRequests, node: Pick<SchedulingN
 }
 
 /** Every resource the pod does not fit, in check order (`pods` first): the plugin's reasons. */
-export function insufficientResources(requests: CompiledRequests, node: Pick<SchedulingNode, 'allocatable' | 'requested'>): string[] {
+export function insufficientResources(
+  requests: CompiledRequests,
+  node: Pick<SchedulingNode, 'allocatable' | 'requested'>,
+): string[] {
   const allocatable = node.allocatable;
   if (!allocatable) return [];
   const requested = node.requested;

@@ -1,11 +1,24 @@
 import type { ResourceVector, SchedulingNode, Taint } from '../types';
 import { decideFeasibleNodes } from './feasible-nodes';
 import {
-  attachNodeTable, buildNodeTable, nodeIndex, nodeTableOf, projectLabels, resourceFree, withNodeResources, withRefreshedResources,
+  attachNodeTable,
+  buildNodeTable,
+  nodeIndex,
+  nodeTableOf,
+  projectLabels,
+  resourceFree,
+  withNodeResources,
+  withRefreshedResources,
 } from './node-table';
 
 const node = (name: string, overrides: Partial<SchedulingNode> = {}): SchedulingNode => ({
-  name, labels: {}, taints: [], unschedulable: false, allocatable: null, requested: {}, ...overrides,
+  name,
+  labels: {},
+  taints: [],
+  unschedulable: false,
+  allocatable: null,
+  requested: {},
+  ...overrides,
 });
 const gpu: Taint[] = [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }];
 
@@ -27,7 +40,13 @@ describe('buildNodeTable', () => {
 
   it('gives each distinct taint array one class; class 0 is every empty list', () => {
     const copy = [...gpu];
-    const table = buildNodeTable([node('a', { taints: gpu }), node('b'), node('c', { taints: gpu }), node('d', { taints: copy }), node('e', { taints: [] })]);
+    const table = buildNodeTable([
+      node('a', { taints: gpu }),
+      node('b'),
+      node('c', { taints: gpu }),
+      node('d', { taints: copy }),
+      node('e', { taints: [] }),
+    ]);
     expect([...table.taintClassOf]).toEqual([1, 0, 1, 2, 0]);
     expect(table.taintClasses[0]).toEqual([]);
     expect(table.taintClasses[1]).toBe(gpu);
@@ -40,7 +59,10 @@ describe('buildNodeTable', () => {
 
   it('NodeResourcesFit columns: allocatable − requested, a missing resource counting 0, Infinity without allocatable', () => {
     const table = buildNodeTable([
-      node('a', { allocatable: { cpu: 4000, memory: 100, pods: 3, 'ephemeral-storage': 50 }, requested: { cpu: 1500, pods: 2 } }),
+      node('a', {
+        allocatable: { cpu: 4000, memory: 100, pods: 3, 'ephemeral-storage': 50 },
+        requested: { cpu: 1500, pods: 2 },
+      }),
       node('b', { allocatable: { cpu: 1000 }, requested: { memory: 10, pods: 500 } }), // no pods limit
       node('c', { allocatable: null, requested: { cpu: 1e9, pods: 1e9 } }),
       node('d', { allocatable: { pods: 2 }, requested: { pods: 2 } }),
@@ -52,7 +74,11 @@ describe('buildNodeTable', () => {
   });
 
   it('other resources get a column on first use, cached', () => {
-    const table = buildNodeTable([node('a', { allocatable: { 'nvidia.com/gpu': 8 }, requested: { 'nvidia.com/gpu': 6 } }), node('b', { allocatable: { cpu: 1 } }), node('c')]);
+    const table = buildNodeTable([
+      node('a', { allocatable: { 'nvidia.com/gpu': 8 }, requested: { 'nvidia.com/gpu': 6 } }),
+      node('b', { allocatable: { cpu: 1 } }),
+      node('c'),
+    ]);
     const column = resourceFree(table, 'nvidia.com/gpu');
     expect([...column]).toEqual([2, 0, Infinity]);
     expect(resourceFree(table, 'nvidia.com/gpu')).toBe(column);
@@ -122,7 +148,7 @@ describe('derived tables', () => {
     node('b', { labels: { zone: 'y' }, allocatable: { cpu: 1000, pods: 2 }, requested: { cpu: 100, pods: 0 } }),
   ];
 
-  it('withNodeResources replaces one node\'s resources and shares the rest', () => {
+  it("withNodeResources replaces one node's resources and shares the rest", () => {
     const table = buildNodeTable(nodes);
     resourceFree(table, 'example.com/x');
     const derived = withNodeResources(table, 0, { ...nodes[0], requested: { cpu: 400, pods: 1 } });
@@ -157,39 +183,96 @@ describe('derived tables', () => {
   });
 
   it('decideFeasibleNodes over a table with candidates equals deciding over those nodes', () => {
-    const many = Array.from({ length: 40 }, (_, i) => node(`n${String(i).padStart(2, '0')}`, {
-      labels: { zone: `z${i % 3}` }, taints: i % 4 === 0 ? gpu : [], allocatable: { cpu: 1000, pods: 10 }, requested: { cpu: (i * 37) % 1000, pods: i % 11 },
-    }));
+    const many = Array.from({ length: 40 }, (_, i) =>
+      node(`n${String(i).padStart(2, '0')}`, {
+        labels: { zone: `z${i % 3}` },
+        taints: i % 4 === 0 ? gpu : [],
+        allocatable: { cpu: 1000, pods: 10 },
+        requested: { cpu: (i * 37) % 1000, pods: i % 11 },
+      }),
+    );
     const table = buildNodeTable(many);
     const pick = [1, 2, 5, 8, 13, 21, 34];
     const pod = {
       spec: {
         tolerations: [],
-        affinity: { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 5, preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['z1'] }] } }] } },
+        affinity: {
+          nodeAffinity: {
+            preferredDuringSchedulingIgnoredDuringExecution: [
+              { weight: 5, preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['z1'] }] } },
+            ],
+          },
+        },
       },
       requests: { cpu: 300 },
     };
     const subset = decideFeasibleNodes(pod, table, { candidates: Int32Array.from(pick) });
-    expect(subset).toEqual(decideFeasibleNodes(pod, pick.map((i) => many[i])));
+    expect(subset).toEqual(
+      decideFeasibleNodes(
+        pod,
+        pick.map((i) => many[i]),
+      ),
+    );
     expect(subset.totalNodes).toBe(7);
   });
 });
 
 describe('node table edge rows (B.4.3 NodeResourcesFit columns, NodeAffinity groups)', () => {
   it.each([
-    { description: 'B.4.3 a pods limit with no pods requested yet: one more fits', allocatable: { pods: 1 }, requested: {}, tooManyPods: 0 },
-    { description: 'B.4.3 a pods limit of 0 with no pods requested: Too many pods', allocatable: { pods: 0 }, requested: {}, tooManyPods: 1 },
-    { description: 'B.4.3 no pods limit in allocatable: never too many', allocatable: { cpu: 1 }, requested: { pods: 1e6 }, tooManyPods: 0 },
-    { description: 'B.4.3 no allocatable at all: never too many', allocatable: null, requested: { pods: 1e6 }, tooManyPods: 0 },
-  ] as Array<{ description: string; allocatable: ResourceVector | null; requested: ResourceVector; tooManyPods: number }>)('$description', ({ allocatable, requested, tooManyPods }) => {
+    {
+      description: 'B.4.3 a pods limit with no pods requested yet: one more fits',
+      allocatable: { pods: 1 },
+      requested: {},
+      tooManyPods: 0,
+    },
+    {
+      description: 'B.4.3 a pods limit of 0 with no pods requested: Too many pods',
+      allocatable: { pods: 0 },
+      requested: {},
+      tooManyPods: 1,
+    },
+    {
+      description: 'B.4.3 no pods limit in allocatable: never too many',
+      allocatable: { cpu: 1 },
+      requested: { pods: 1e6 },
+      tooManyPods: 0,
+    },
+    {
+      description: 'B.4.3 no allocatable at all: never too many',
+      allocatable: null,
+      requested: { pods: 1e6 },
+      tooManyPods: 0,
+    },
+  ] as Array<{
+    description: string;
+    allocatable: ResourceVector | null;
+    requested: ResourceVector;
+    tooManyPods: number;
+  }>)('$description', ({ allocatable, requested, tooManyPods }) => {
     expect([...buildNodeTable([node('a', { allocatable, requested })]).tooManyPods]).toEqual([tooManyPods]);
   });
 
   it.each([
-    { description: 'the metadata.name column is built once and shared by later key sets', keys: [{ labels: [], name: true }, { labels: ['zone'], name: true }], classCounts: [3, 3] },
-    { description: 'duplicate names share one metadata.name group', keys: [{ labels: [], name: true }], classCounts: [3] },
+    {
+      description: 'the metadata.name column is built once and shared by later key sets',
+      keys: [
+        { labels: [], name: true },
+        { labels: ['zone'], name: true },
+      ],
+      classCounts: [3, 3],
+    },
+    {
+      description: 'duplicate names share one metadata.name group',
+      keys: [{ labels: [], name: true }],
+      classCounts: [3],
+    },
   ])('$description', ({ keys, classCounts }) => {
-    const table = buildNodeTable([node('a', { labels: { zone: 'x' } }), node('b', { labels: { zone: 'x' } }), node('b', { labels: { zone: 'x' } }), node('c', { labels: { zone: 'x' } })]);
+    const table = buildNodeTable([
+      node('a', { labels: { zone: 'x' } }),
+      node('b', { labels: { zone: 'x' } }),
+      node('b', { labels: { zone: 'x' } }),
+      node('c', { labels: { zone: 'x' } }),
+    ]);
     const projections = keys.map((k) => projectLabels(table, k));
     expect(projections.map((p) => p.classCount)).toEqual(classCounts);
     expect([...projections[0].classOf]).toEqual([0, 1, 1, 2]);

@@ -70,7 +70,8 @@ const EMPTY_TAINTS: readonly Taint[] = Object.freeze([]);
 
 /**
  * Builds the table of `nodes` (any order; sorted here by name, equal names in input order).
- * @example buildNodeTable([{ name: 'b', labels: {}, taints: [], unschedulable: false, allocatable: null, requested: {} }]).names // ['b']
+ * @example buildNodeTable([{ name: 'b', labels: {}, taints: [], unschedulable: false, allocatable: null, requested: {}
+ * }]).names // ['b']
  */
 export function buildNodeTable(nodes: readonly SchedulingNode[]): NodeTable {
   const sorted = isSortedByName(nodes) ? nodes : sortByName(nodes);
@@ -167,7 +168,8 @@ function writeResources(table: NodeTable, i: number, node: SchedulingNode): void
   const allocatable = node.allocatable;
   const requested = node.requested;
   // fitsResources: `allocatable.pods !== undefined && (requested.pods ?? 0) + 1 > allocatable.pods`.
-  table.tooManyPods[i] = allocatable && allocatable.pods !== undefined && (requested.pods ?? 0) + 1 > allocatable.pods ? 1 : 0;
+  table.tooManyPods[i] =
+    allocatable && allocatable.pods !== undefined && (requested.pods ?? 0) + 1 > allocatable.pods ? 1 : 0;
   (table.cpuFree as Float64Array)[i] = freeOf(node, 'cpu');
   (table.memoryFree as Float64Array)[i] = freeOf(node, 'memory');
   (table.ephemeralStorageFree as Float64Array)[i] = freeOf(node, 'ephemeral-storage');
@@ -195,7 +197,8 @@ export function nodeIndex(table: NodeTable, name: string): number | undefined {
  * Groups the nodes by the values of `keys.labels` (and by name when `keys.name`): two nodes in one
  * group have, for each key, the same label value or both no string value there, so a matcher that
  * reads only these keys (node-affinity.ts) answers the same for both. Cached per key set.
- * @example projectLabels(table, { labels: ['zone'], name: false }).classCount // distinct zones (+1 if some node has none)
+ * @example projectLabels(table, { labels: ['zone'], name: false }).classCount // distinct zones (+1 if some node has
+ * none)
  */
 export function projectLabels(table: NodeTable, keys: AffinityKeys): LabelProjection {
   const caches = table.labelCaches;

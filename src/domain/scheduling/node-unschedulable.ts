@@ -3,12 +3,18 @@ import { toleratesTaint, type MatchOptions } from '../tolerations/tolerates-tain
 import type { FilterReason } from './filter-reason';
 
 /** The taint a cordoned node behaves as if it had, for the NodeUnschedulable plugin (SEMANTICS B.4.2). */
-export const UNSCHEDULABLE_TAINT: Taint = Object.freeze({ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' });
+export const UNSCHEDULABLE_TAINT: Taint = Object.freeze({
+  key: 'node.kubernetes.io/unschedulable',
+  effect: 'NoSchedule',
+});
 
 /** `ErrReasonUnschedulable` of pkg/scheduler/framework/plugins/nodeunschedulable. */
 export const UNSCHEDULABLE_MESSAGE = 'node(s) were unschedulable';
 
-export const UNSCHEDULABLE_REASON: FilterReason = Object.freeze({ plugin: 'NodeUnschedulable', message: UNSCHEDULABLE_MESSAGE });
+export const UNSCHEDULABLE_REASON: FilterReason = Object.freeze({
+  plugin: 'NodeUnschedulable',
+  message: UNSCHEDULABLE_MESSAGE,
+});
 
 /**
  * Whether the pod may land on a node with `spec.unschedulable: true`: it must tolerate the synthetic

@@ -16,7 +16,11 @@ export function normalizeScore(raw: number, maxRaw: number, reverse: boolean, ma
 }
 
 /** `DefaultNormalizeScore` over a whole list (returns a new array). */
-export function defaultNormalizeScore(raws: readonly number[], reverse: boolean, maxPriority = MAX_NODE_SCORE): number[] {
+export function defaultNormalizeScore(
+  raws: readonly number[],
+  reverse: boolean,
+  maxPriority = MAX_NODE_SCORE,
+): number[] {
   let maxRaw = 0;
   for (const raw of raws) if (raw > maxRaw) maxRaw = raw;
   return raws.map((raw) => normalizeScore(raw, maxRaw, reverse, maxPriority));

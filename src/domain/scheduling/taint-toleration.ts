@@ -12,7 +12,11 @@ export const REDACTED_TAINT_MESSAGE = 'node(s) had untolerated taint(s)';
  */
 export function untoleratedTaintReason(taint: Taint, redact: boolean): FilterReason {
   if (redact) return { plugin: 'TaintToleration', message: REDACTED_TAINT_MESSAGE };
-  return { plugin: 'TaintToleration', message: `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`, taint };
+  return {
+    plugin: 'TaintToleration',
+    message: `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`,
+    taint,
+  };
 }
 
 /**
@@ -35,7 +39,8 @@ export function preferNoScheduleTolerations(tolerations: readonly Toleration[]):
  * The TaintToleration filter (B.4.1): the FIRST taint in node order with effect NoSchedule or NoExecute
  * that no toleration tolerates (`FindMatchingUntoleratedTaint` with `DoNotScheduleTaintsFilterFunc`),
  * or undefined when the node passes. PreferNoSchedule never filters.
- * @example firstUntoleratedFilterTaint([{ key: 'gpu', effect: 'NoSchedule' }], [], options) // { key: 'gpu', effect: 'NoSchedule' }
+ * @example firstUntoleratedFilterTaint([{ key: 'gpu', effect: 'NoSchedule' }], [], options) // { key: 'gpu', effect:
+ * 'NoSchedule' }
  */
 export function firstUntoleratedFilterTaint(
   taints: readonly Taint[],

@@ -28,7 +28,8 @@ const FRESH = new Date(0);
  * order and the first tolerating one is reported. The eviction part is A.3 with boundAt = timeAdded =
  * now, so `afterSeconds` is the seconds of the toleration that decides; a used toleration with
  * seconds ≤ 0 means EvictNow (B.8.12).
- * @example decideTolerationMatch([{ key: 'k', effect: 'NoExecute' }], [{ key: 'k', operator: 'Exists', tolerationSeconds: 60 }])
+ * @example decideTolerationMatch([{ key: 'k', effect: 'NoExecute' }], [{ key: 'k', operator: 'Exists',
+ * tolerationSeconds: 60 }])
  *   // { matches: [{ taint, tolerated: true, tolerationIndex: 0 }], schedulable: true, preferAvoid: false,
  *   //   eviction: { action: 'EvictAfter', afterSeconds: 60 } }
  */
@@ -48,6 +49,9 @@ export function decideTolerationMatch(
   });
   const fresh = taints.map(({ timeAdded: _ignored, ...taint }) => taint);
   const decision = decideEviction({ tolerations, boundAt: FRESH }, fresh, FRESH, options);
-  const eviction = decision.action === 'EvictAfter' ? { action: decision.action, afterSeconds: decision.afterSeconds } : { action: decision.action };
+  const eviction =
+    decision.action === 'EvictAfter'
+      ? { action: decision.action, afterSeconds: decision.afterSeconds }
+      : { action: decision.action };
   return { matches, schedulable, preferAvoid, eviction };
 }

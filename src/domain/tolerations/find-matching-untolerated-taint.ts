@@ -38,6 +38,9 @@ export function findUntoleratedTaints(
   );
 }
 
-/** The scheduler's Filter predicate: only NoSchedule and NoExecute taints filter (B.4.1 `DoNotScheduleTaintsFilterFunc`). */
+/**
+ * The scheduler's Filter predicate: only NoSchedule and NoExecute taints filter (B.4.1
+ * `DoNotScheduleTaintsFilterFunc`).
+ */
 export const doNotScheduleTaintsFilter: TaintInclusionFilter = (taint) =>
   taint.effect === 'NoSchedule' || taint.effect === 'NoExecute';

@@ -58,7 +58,11 @@ export function getMatchingTolerations(
   });
   const allTolerated = matches.every((match) => match.tolerationIndex !== null);
   const used = allTolerated
-    ? matches.map((match) => ({ taint: match.taint, tolerationIndex: match.tolerationIndex!, toleration: match.toleration! }))
+    ? matches.map((match) => ({
+        taint: match.taint,
+        tolerationIndex: match.tolerationIndex!,
+        toleration: match.toleration!,
+      }))
     : [];
   return { allTolerated, used, matches };
 }

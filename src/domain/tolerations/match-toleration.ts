@@ -25,7 +25,8 @@ export function tolerationsEqual(a: Toleration, b: Toleration): boolean {
  * port of `AddOrUpdateTolerationInPodSpec` (pkg/apis/core/v1/helper/helpers.go, B.1.2). Because identity
  * ignores seconds, a user's `not-ready Exists NoExecute 60s` is replaced by a forever one (B.6.2).
  * An identical toleration already present leaves the list as it is (upstream returns false, no change).
- * @example addOrUpdateToleration([{ key: 'a', operator: 'Exists', tolerationSeconds: 60 }], { key: 'a', operator: 'Exists' })
+ * @example addOrUpdateToleration([{ key: 'a', operator: 'Exists', tolerationSeconds: 60 }], { key: 'a', operator:
+ * 'Exists' })
  *   // -> [{ key: 'a', operator: 'Exists' }]
  */
 export function addOrUpdateToleration(tolerations: readonly Toleration[], toleration: Toleration): Toleration[] {

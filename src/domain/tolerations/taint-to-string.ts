@@ -1,5 +1,3 @@
-import type { Taint } from '../types';
-
 /**
  * A taint as upstream prints it: port of `Taint.ToString` (k8s.io/api/core/v1/taint.go, SEMANTICS B.1.3).
  * `key=value:effect`, `key:effect` (no value), `key=value:` (no effect), `key` (neither).

@@ -52,7 +52,8 @@ function goJson(value: unknown): string {
 
 /** Dates render as metav1.Time does (RFC 3339, second precision); other values untouched. */
 function withRfc3339Dates(value: unknown): unknown {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  if (value instanceof Date)
+    return Number.isNaN(value.getTime()) ? null : value.toISOString().replace(/\.\d{3}Z$/, 'Z');
   if (Array.isArray(value)) return value.map(withRfc3339Dates);
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withRfc3339Dates(v)]));
@@ -91,7 +92,11 @@ export function invalid(field: string, badValue: unknown, detail: string): Field
  */
 export function notSupported(field: string, badValue: unknown, validValues: readonly string[]): FieldError {
   const detail = validValues.length > 0 ? `supported values: ${validValues.map(goQuote).join(', ')}` : '';
-  return { field, type: 'Unsupported value', message: withDetail(`Unsupported value: ${renderBadValue(badValue)}`, detail) };
+  return {
+    field,
+    type: 'Unsupported value',
+    message: withDetail(`Unsupported value: ${renderBadValue(badValue)}`, detail),
+  };
 }
 
 /** `Required value` (+ `: detail`) — upstream never prints the (empty) bad value here. */
@@ -101,7 +106,11 @@ export function required(field: string, detail = ''): FieldError {
 
 /** `Duplicate value: <badValue>` (+ `: detail`); upstream sets the detail afterwards, e.g. for node taints (B.2.2). */
 export function duplicate(field: string, badValue: unknown, detail = ''): FieldError {
-  return { field, type: 'Duplicate value', message: withDetail(`Duplicate value: ${renderBadValue(badValue)}`, detail) };
+  return {
+    field,
+    type: 'Duplicate value',
+    message: withDetail(`Duplicate value: ${renderBadValue(badValue)}`, detail),
+  };
 }
 
 /** `Forbidden: <detail>` (`field.Forbidden`). */
@@ -118,7 +127,8 @@ export function formatFieldError(error: FieldError): string {
  * The API server's 422 message (`errors.NewInvalid`): `Node "n1" is invalid: taints[0].effect: ...`.
  * Several errors are aggregated as `utilerrors.Aggregate` prints them: identical messages once, and
  * `[a, b]` only when more than one distinct message remains.
- * @example formatInvalidObject('Pod', 'x', [e1, e2]) === 'Pod "x" is invalid: [tolerations[0].operator: ..., tolerations[1].effect: ...]'
+ * @example formatInvalidObject('Pod', 'x', [e1, e2]) === 'Pod "x" is invalid: [tolerations[0].operator: ...,
+ * tolerations[1].effect: ...]'
  */
 export function formatInvalidObject(kind: string, name: string, errors: readonly FieldError[]): string {
   const head = `${kind} ${goQuote(name)} is invalid`;

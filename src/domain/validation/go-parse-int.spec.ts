@@ -15,10 +15,26 @@ const cases: Array<{ description: string; value: string; expected: string | unde
   { description: 'B.2.1 a lone sign: invalid syntax', value: '-', expected: syntax('-') },
   { description: 'B.2.1 decimal point: invalid syntax', value: '5.0', expected: syntax('5.0') },
   { description: 'B.2.1 leading space: invalid syntax', value: ' 5', expected: syntax(' 5') },
-  { description: 'B.2.1 int64 max + 1: out of range', value: '9223372036854775808', expected: range('9223372036854775808') },
-  { description: 'B.2.1 int64 min - 1: out of range', value: '-9223372036854775809', expected: range('-9223372036854775809') },
-  { description: 'B.8.3 beyond uint64: out of range', value: '12345678901234567890123', expected: range('12345678901234567890123') },
-  { description: 'B.2.1 overflow is found before a later bad character', value: '99999999999999999999x', expected: range('99999999999999999999x') },
+  {
+    description: 'B.2.1 int64 max + 1: out of range',
+    value: '9223372036854775808',
+    expected: range('9223372036854775808'),
+  },
+  {
+    description: 'B.2.1 int64 min - 1: out of range',
+    value: '-9223372036854775809',
+    expected: range('-9223372036854775809'),
+  },
+  {
+    description: 'B.8.3 beyond uint64: out of range',
+    value: '12345678901234567890123',
+    expected: range('12345678901234567890123'),
+  },
+  {
+    description: 'B.2.1 overflow is found before a later bad character',
+    value: '99999999999999999999x',
+    expected: range('99999999999999999999x'),
+  },
 ];
 
 describe('goParseInt64Error (Go strconv.ParseInt(v, 10, 64))', () => {

@@ -6,7 +6,12 @@ import { invalid } from './field-errors';
  * value). A value of another type is reported as `Invalid value ...: must be a string` and read as
  * undefined, so the validators can skip that field's other checks instead of throwing.
  */
-export function readStringField(record: Record<string, unknown>, name: string, path: string, errors: FieldError[]): string | undefined {
+export function readStringField(
+  record: Record<string, unknown>,
+  name: string,
+  path: string,
+  errors: FieldError[],
+): string | undefined {
   const value = record[name];
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;

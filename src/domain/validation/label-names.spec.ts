@@ -21,23 +21,51 @@ const TOO_MANY_SLASHES =
 const qualifiedNameCases: Array<{ description: string; value: string; expected: string[] }> = [
   { description: 'B.2.1 simple key is valid', value: 'dedicated', expected: [] },
   { description: 'B.2.1 prefixed key is valid', value: 'node.kubernetes.io/not-ready', expected: [] },
-  { description: 'B.2.1 upper case, dots, underscores in the name part', value: 'example.com/My_Name.v1', expected: [] },
+  {
+    description: 'B.2.1 upper case, dots, underscores in the name part',
+    value: 'example.com/My_Name.v1',
+    expected: [],
+  },
   { description: 'B.2.1 single character name', value: 'a', expected: [] },
-  { description: 'B.2.1 empty name: non-empty + regex', value: '', expected: ['name part must be non-empty', NAME_REGEX] },
+  {
+    description: 'B.2.1 empty name: non-empty + regex',
+    value: '',
+    expected: ['name part must be non-empty', NAME_REGEX],
+  },
   { description: 'B.2.1 name ends with a dash', value: 'abc-', expected: [NAME_REGEX] },
   { description: 'B.2.1 name with a space', value: 'a b', expected: [NAME_REGEX] },
   { description: 'B.2.1 name of 63 characters is valid', value: 'a'.repeat(63), expected: [] },
-  { description: 'B.2.1 name of 64 characters is too long', value: 'a'.repeat(64), expected: ['name part must be no more than 63 bytes'] },
+  {
+    description: 'B.2.1 name of 64 characters is too long',
+    value: 'a'.repeat(64),
+    expected: ['name part must be no more than 63 bytes'],
+  },
   { description: 'B.2.1 empty prefix', value: '/name', expected: ['prefix part must be non-empty'] },
-  { description: 'B.2.1 upper-case prefix is not a DNS-1123 subdomain', value: 'Example.com/name', expected: [PREFIX_REGEX] },
+  {
+    description: 'B.2.1 upper-case prefix is not a DNS-1123 subdomain',
+    value: 'Example.com/name',
+    expected: [PREFIX_REGEX],
+  },
   { description: 'B.2.1 prefix with an underscore', value: 'ex_ample.com/name', expected: [PREFIX_REGEX] },
   { description: 'B.2.1 prefix of 253 characters is valid', value: `${'a'.repeat(253)}/name`, expected: [] },
-  { description: 'B.2.1 prefix of 254 characters is too long', value: `${'a'.repeat(254)}/name`, expected: ['prefix part must be no more than 253 bytes'] },
-  { description: 'B.2.1 empty name after a prefix', value: 'example.com/', expected: ['name part must be non-empty', NAME_REGEX] },
+  {
+    description: 'B.2.1 prefix of 254 characters is too long',
+    value: `${'a'.repeat(254)}/name`,
+    expected: ['prefix part must be no more than 253 bytes'],
+  },
+  {
+    description: 'B.2.1 empty name after a prefix',
+    value: 'example.com/',
+    expected: ['name part must be non-empty', NAME_REGEX],
+  },
   { description: 'B.2.1 prefix and name both bad', value: 'A/-', expected: [PREFIX_REGEX, NAME_REGEX] },
   { description: 'B.2.1 two slashes: one error about the whole value', value: 'a/b/c', expected: [TOO_MANY_SLASHES] },
   { description: 'B.3.2 key containing "=" is not a qualified name', value: 'foo=bar', expected: [NAME_REGEX] },
-  { description: 'B.2.1 length counts bytes: 32 two-byte characters exceed 63', value: 'é'.repeat(32), expected: ['name part must be no more than 63 bytes', NAME_REGEX] },
+  {
+    description: 'B.2.1 length counts bytes: 32 two-byte characters exceed 63',
+    value: 'é'.repeat(32),
+    expected: ['name part must be no more than 63 bytes', NAME_REGEX],
+  },
 ];
 
 describe('isQualifiedName (apimachinery IsQualifiedName, SEMANTICS B.2.1)', () => {
@@ -52,8 +80,16 @@ const labelValueCases: Array<{ description: string; value: string; expected: str
   { description: 'B.2.2 numeric-looking values are just label values', value: '0100', expected: [] },
   { description: 'B.2.2 95.5 is a fine label value', value: '95.5', expected: [] },
   { description: 'B.2.1 63 characters is valid', value: 'v'.repeat(63), expected: [] },
-  { description: 'B.2.1 64 characters is too long', value: 'v'.repeat(64), expected: ['must be no more than 63 bytes'] },
-  { description: 'B.2.1 64 characters ending badly: both errors', value: `${'v'.repeat(63)}-`, expected: ['must be no more than 63 bytes', LABEL_VALUE_REGEX] },
+  {
+    description: 'B.2.1 64 characters is too long',
+    value: 'v'.repeat(64),
+    expected: ['must be no more than 63 bytes'],
+  },
+  {
+    description: 'B.2.1 64 characters ending badly: both errors',
+    value: `${'v'.repeat(63)}-`,
+    expected: ['must be no more than 63 bytes', LABEL_VALUE_REGEX],
+  },
   { description: 'B.2.1 slash is not allowed in a value', value: 'a/b', expected: [LABEL_VALUE_REGEX] },
   { description: 'B.2.1 leading dash', value: '-a', expected: [LABEL_VALUE_REGEX] },
   { description: 'B.2.1 +5 is not a label value', value: '+5', expected: [LABEL_VALUE_REGEX] },
@@ -85,17 +121,45 @@ describe('label-name helpers', () => {
 // says "characters" and serves object names and namespaces (docs/SEMANTICS.md B.2.1).
 describe('MaxLenError (apimachinery content and util/validation)', () => {
   it.each([
-    { description: 'content: label names and values, 63', error: maxLenError, length: 63, expected: 'must be no more than 63 bytes' },
-    { description: 'content: DNS-1123 subdomain prefixes, 253', error: maxLenError, length: 253, expected: 'must be no more than 253 bytes' },
-    { description: 'util/validation: object names, 253', error: maxLenCharactersError, length: 253, expected: 'must be no more than 253 characters' },
-    { description: 'util/validation: namespaces, 63', error: maxLenCharactersError, length: 63, expected: 'must be no more than 63 characters' },
+    {
+      description: 'content: label names and values, 63',
+      error: maxLenError,
+      length: 63,
+      expected: 'must be no more than 63 bytes',
+    },
+    {
+      description: 'content: DNS-1123 subdomain prefixes, 253',
+      error: maxLenError,
+      length: 253,
+      expected: 'must be no more than 253 bytes',
+    },
+    {
+      description: 'util/validation: object names, 253',
+      error: maxLenCharactersError,
+      length: 253,
+      expected: 'must be no more than 253 characters',
+    },
+    {
+      description: 'util/validation: namespaces, 63',
+      error: maxLenCharactersError,
+      length: 63,
+      expected: 'must be no more than 63 characters',
+    },
   ])('$description', ({ error, length, expected }) => {
     expect(error(length)).toBe(expected);
   });
 
   it.each([
-    { description: 'a prefix too long says bytes (content.IsDNS1123Subdomain)', value: `${'a'.repeat(254)}/k`, expected: 'prefix part must be no more than 253 bytes' },
-    { description: 'a label key name too long says bytes (content.IsLabelKey)', value: 'k'.repeat(64), expected: 'name part must be no more than 63 bytes' },
+    {
+      description: 'a prefix too long says bytes (content.IsDNS1123Subdomain)',
+      value: `${'a'.repeat(254)}/k`,
+      expected: 'prefix part must be no more than 253 bytes',
+    },
+    {
+      description: 'a label key name too long says bytes (content.IsLabelKey)',
+      value: 'k'.repeat(64),
+      expected: 'name part must be no more than 63 bytes',
+    },
   ])('$description', ({ value, expected }) => {
     expect(isQualifiedName(value)).toContain(expected);
   });

@@ -10,7 +10,8 @@ import { invalid } from './field-errors';
  */
 
 const QUALIFIED_NAME_FMT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const QUALIFIED_NAME_ERR = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const QUALIFIED_NAME_ERR =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const QUALIFIED_NAME_MAX = 63;
 const QUALIFIED_NAME_RE = new RegExp(`^${QUALIFIED_NAME_FMT}$`);
 
@@ -65,7 +66,8 @@ export function matchesDns1123Subdomain(value: string): boolean {
 export function isDns1123Subdomain(value: string, lengthError: (max: number) => string = maxLenError): string[] {
   const errors: string[] = [];
   if (byteLength(value) > DNS1123_SUBDOMAIN_MAX) errors.push(lengthError(DNS1123_SUBDOMAIN_MAX));
-  if (!DNS1123_SUBDOMAIN_RE.test(value)) errors.push(regexError(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, 'example.com'));
+  if (!DNS1123_SUBDOMAIN_RE.test(value))
+    errors.push(regexError(DNS1123_SUBDOMAIN_ERR, DNS1123_SUBDOMAIN_FMT, 'example.com'));
   return errors;
 }
 
@@ -73,7 +75,8 @@ export function isDns1123Subdomain(value: string, lengthError: (max: number) => 
  * `IsLabelKey` (formerly `IsQualifiedName`): an optional DNS-1123 subdomain prefix and `/`, then a name of
  * at most 63 bytes.
  * Empty list = valid. More than one `/` is a single error about the whole value.
- * @example isQualifiedName('example.com/my-key') => []; isQualifiedName('') => ['name part must be non-empty', 'name part must consist of ...']
+ * @example isQualifiedName('example.com/my-key') => []; isQualifiedName('') => ['name part must be non-empty', 'name
+ * part must consist of ...']
  */
 export function isQualifiedName(value: string): string[] {
   const errors: string[] = [];
@@ -101,13 +104,15 @@ export function isQualifiedName(value: string): string[] {
 }
 
 /**
- * `IsLabelValue` (formerly `IsValidLabelValue`): empty, or at most 63 bytes of alphanumerics, `-`, `_`, `.`, starting and
+ * `IsLabelValue` (formerly `IsValidLabelValue`): empty, or at most 63 bytes of alphanumerics, `-`, `_`, `.`, starting
+ * and
  * ending with an alphanumeric.
  */
 export function isValidLabelValue(value: string): string[] {
   const errors: string[] = [];
   if (byteLength(value) > LABEL_VALUE_MAX) errors.push(maxLenError(LABEL_VALUE_MAX));
-  if (!LABEL_VALUE_RE.test(value)) errors.push(regexError(LABEL_VALUE_ERR, LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
+  if (!LABEL_VALUE_RE.test(value))
+    errors.push(regexError(LABEL_VALUE_ERR, LABEL_VALUE_FMT, 'MyValue', 'my_value', '12345'));
   return errors;
 }
 

@@ -14,7 +14,8 @@ import { TAINT_EFFECT_VALUES } from './validate-tolerations';
  * - (key, effect) unique: the later one gets `Duplicate value` at `taints[i]`.
  * `timeAdded` is not validated. Never throws on values of the wrong JSON type.
  * @example validateNodeTaints([{ key: 'k', effect: 'NoScheduled' as never }])
- *   // -> [{ field: 'taints[0].effect', type: 'Unsupported value', message: 'Unsupported value: "NoScheduled": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"' }]
+ *   // -> [{ field: 'taints[0].effect', type: 'Unsupported value', message: 'Unsupported value: "NoScheduled":
+ * supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"' }]
  */
 export function validateNodeTaints(taints: readonly Taint[], path = 'taints'): FieldError[] {
   if (!Array.isArray(taints)) return [invalid(path, taints as unknown, 'must be a list of taints')];
@@ -44,7 +45,9 @@ export function validateNodeTaints(taints: readonly Taint[], path = 'taints'): F
     if (key === undefined || effect === undefined) return;
     const identity = JSON.stringify([key, effect]);
     if (seen.has(identity)) {
-      errors.push(duplicate(at, taintAsJson(record, key, value, effect), 'taints must be unique by key and effect pair'));
+      errors.push(
+        duplicate(at, taintAsJson(record, key, value, effect), 'taints must be unique by key and effect pair'),
+      );
       return;
     }
     seen.add(identity);
@@ -53,7 +56,12 @@ export function validateNodeTaints(taints: readonly Taint[], path = 'taints'): F
 }
 
 /** `core.Taint` through json.Marshal: key, value (omitempty), effect, timeAdded (omitempty). */
-function taintAsJson(record: Record<string, unknown>, key: string, value: string | undefined, effect: string): Record<string, unknown> {
+function taintAsJson(
+  record: Record<string, unknown>,
+  key: string,
+  value: string | undefined,
+  effect: string,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { key };
   if (value) out.value = value;
   out.effect = effect;

@@ -1,7 +1,22 @@
 import { canonicalAmount, isNegativeQuantity } from '../resources/quantity';
-import type { Affinity, FieldError, NodeCondition, NodeSelectorTerm, PodResources, ResourceList, Taint, Toleration } from '../types';
+import type {
+  Affinity,
+  FieldError,
+  NodeCondition,
+  NodeSelectorTerm,
+  PodResources,
+  ResourceList,
+  Taint,
+  Toleration,
+} from '../types';
 import { invalid, notSupported, required } from './field-errors';
-import { isDns1123Subdomain, isValidLabelValue, matchesDns1123Subdomain, maxLenCharactersError, validateLabelName } from './label-names';
+import {
+  isDns1123Subdomain,
+  isValidLabelValue,
+  matchesDns1123Subdomain,
+  maxLenCharactersError,
+  validateLabelName,
+} from './label-names';
 import { validateNodeTaints } from './validate-node-taints';
 import { validateTolerations, type TolerationValidationOptions } from './validate-tolerations';
 
@@ -34,7 +49,14 @@ export function validateNamespaceName(namespace: string, path = 'namespace'): Fi
   if (!DNS1123_LABEL.test(namespace)) {
     // IsDNS1123Label: a valid subdomain that is no valid label can only be wrong by its dots
     if (matchesDns1123Subdomain(namespace)) errors.push(invalid(path, namespace, 'must not contain dots'));
-    else errors.push(invalid(path, namespace, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"));
+    else
+      errors.push(
+        invalid(
+          path,
+          namespace,
+          "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+        ),
+      );
   }
   return errors;
 }
@@ -44,8 +66,14 @@ export function validateResourceList(list: ResourceList | null | undefined, path
   if (!list) return [];
   return Object.entries(list).flatMap(([name, value]) => {
     const at = `${path}[${name}]`;
-    const nameErrors = name === 'cpu' || name === 'memory' || name === 'pods' || name === 'ephemeral-storage' || name.startsWith('hugepages-')
-      ? [] : validateLabelName(name, at);
+    const nameErrors =
+      name === 'cpu' ||
+      name === 'memory' ||
+      name === 'pods' ||
+      name === 'ephemeral-storage' ||
+      name.startsWith('hugepages-')
+        ? []
+        : validateLabelName(name, at);
     if (isNegativeQuantity(value)) return [...nameErrors, invalid(at, value, 'must be greater than or equal to 0')];
     if (canonicalAmount(name, value) === undefined) return [...nameErrors, invalid(at, value, QUANTITY_HINT)];
     return nameErrors;
@@ -69,7 +97,9 @@ export function validateNodeObject(node: NodeObject): FieldError[] {
     ...validateResourceList(node.allocatable, 'allocatable'),
     ...node.conditions.flatMap((c, i) => [
       ...(c.type ? [] : [required(`conditions[${i}].type`)]),
-      ...(CONDITION_STATUSES.includes(c.status) ? [] : [notSupported(`conditions[${i}].status`, c.status, CONDITION_STATUSES)]),
+      ...(CONDITION_STATUSES.includes(c.status)
+        ? []
+        : [notSupported(`conditions[${i}].status`, c.status, CONDITION_STATUSES)]),
     ]),
   ];
 }
@@ -90,7 +120,9 @@ export function validatePodSpecObject(pod: PodObject, options: TolerationValidat
     ...validateNodeAffinity(pod.affinity, 'affinity.nodeAffinity'),
     ...validateResourceList(pod.resources.requests, 'resources.requests'),
     ...validateResourceList(pod.resources.limits, 'resources.limits'),
-    ...(pod.phase === undefined || POD_PHASES.includes(pod.phase) ? [] : [notSupported('phase', pod.phase, POD_PHASES)]),
+    ...(pod.phase === undefined || POD_PHASES.includes(pod.phase)
+      ? []
+      : [notSupported('phase', pod.phase, POD_PHASES)]),
   ];
 }
 
@@ -102,7 +134,8 @@ export function validateNodeAffinity(affinity: Affinity | null, path: string): F
   const required_ = na.requiredDuringSchedulingIgnoredDuringExecution;
   if (required_) {
     const termsPath = `${path}.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms`;
-    if (required_.nodeSelectorTerms.length === 0) errors.push(required(termsPath, 'must have at least one node selector term'));
+    if (required_.nodeSelectorTerms.length === 0)
+      errors.push(required(termsPath, 'must have at least one node selector term'));
     required_.nodeSelectorTerms.forEach((t, i) => errors.push(...validateTerm(t, `${termsPath}[${i}]`)));
   }
   (na.preferredDuringSchedulingIgnoredDuringExecution ?? []).forEach((p, i) => {
@@ -121,15 +154,22 @@ function validateTerm(term: NodeSelectorTerm, path: string): FieldError[] {
     switch (r.operator) {
       case 'In':
       case 'NotIn':
-        if (values.length === 0) errors.push(required(`${at}.values`, 'must be specified when `operator` is \'In\' or \'NotIn\''));
+        if (values.length === 0)
+          errors.push(required(`${at}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
         break;
       case 'Exists':
       case 'DoesNotExist':
-        if (values.length > 0) errors.push({ field: `${at}.values`, type: 'Forbidden', message: "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'" });
+        if (values.length > 0)
+          errors.push({
+            field: `${at}.values`,
+            type: 'Forbidden',
+            message: "Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+          });
         break;
       case 'Gt':
       case 'Lt':
-        if (values.length !== 1) errors.push(required(`${at}.values`, "must be specified single value when `operator` is 'Lt' or 'Gt'"));
+        if (values.length !== 1)
+          errors.push(required(`${at}.values`, "must be specified single value when `operator` is 'Lt' or 'Gt'"));
         break;
       default:
         errors.push(notSupported(`${at}.operator`, r.operator, NODE_SELECTOR_OPERATORS));
@@ -139,8 +179,12 @@ function validateTerm(term: NodeSelectorTerm, path: string): FieldError[] {
   (term.matchFields ?? []).forEach((r, j) => {
     const at = `${path}.matchFields[${j}]`;
     if (r.key !== 'metadata.name') errors.push(notSupported(`${at}.key`, r.key, ['metadata.name']));
-    if (!FIELD_SELECTOR_OPERATORS.includes(r.operator)) errors.push(notSupported(`${at}.operator`, r.operator, FIELD_SELECTOR_OPERATORS));
-    else if ((r.values ?? []).length !== 1) errors.push(required(`${at}.values`, 'must be only one value when `operator` is \'In\' or \'NotIn\' for node field selector'));
+    if (!FIELD_SELECTOR_OPERATORS.includes(r.operator))
+      errors.push(notSupported(`${at}.operator`, r.operator, FIELD_SELECTOR_OPERATORS));
+    else if ((r.values ?? []).length !== 1)
+      errors.push(
+        required(`${at}.values`, "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"),
+      );
   });
   return errors;
 }

@@ -59,7 +59,13 @@ function validateToleration(raw: unknown, path: string, options: TolerationValid
   if (key !== undefined && key.length > 0) errors.push(...validateLabelName(key, `${path}.key`));
 
   if (key === '' && operator !== undefined && operator !== 'Exists') {
-    errors.push(invalid(`${path}.operator`, operator, 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+    errors.push(
+      invalid(
+        `${path}.operator`,
+        operator,
+        'operator must be Exists when `key` is empty, which means "match all values and all keys"',
+      ),
+    );
   }
 
   // B.8.7: an empty effect is rejected too; only exactly NoExecute carries seconds.
@@ -92,7 +98,15 @@ function validateOperatorAndValue(
     }
     case 'Exists':
       // Upstream passes the whole toleration as the bad value; it renders as JSON in Kubernetes' field order.
-      return value.length > 0 ? [invalid(`${path}.operator`, tolerationAsJson(operator, value, rest), "value must be empty when `operator` is 'Exists'")] : [];
+      return value.length > 0
+        ? [
+            invalid(
+              `${path}.operator`,
+              tolerationAsJson(operator, value, rest),
+              "value must be empty when `operator` is 'Exists'",
+            ),
+          ]
+        : [];
     case 'Lt':
     case 'Gt': {
       if (!options.comparisonOperators) return [notSupported(`${path}.operator`, operator, ALL_OPERATORS)];
@@ -132,7 +146,10 @@ function readSeconds(record: Record<string, unknown>, path: string, errors: Fiel
 
 /** Whether a toleration list already uses Gt/Lt: the ratchet that keeps such pods updatable (B.2.1, B.8.4). */
 export function usesComparisonOperators(tolerations: readonly Toleration[]): boolean {
-  return Array.isArray(tolerations) && tolerations.some((t: unknown) => isRecord(t) && (t.operator === 'Gt' || t.operator === 'Lt'));
+  return (
+    Array.isArray(tolerations) &&
+    tolerations.some((t: unknown) => isRecord(t) && (t.operator === 'Gt' || t.operator === 'Lt'))
+  );
 }
 
 /**
@@ -150,7 +167,9 @@ export function validateTolerationsUpdate(
 ): FieldError[] {
   const olds = Array.isArray(oldTolerations) ? oldTolerations : [];
   const news = Array.isArray(newTolerations) ? newTolerations : [];
-  const kept = olds.every((old) => news.some((candidate) => isRecord(candidate) && isRecord(old) && matchToleration(old, candidate)));
+  const kept = olds.every((old) =>
+    news.some((candidate) => isRecord(candidate) && isRecord(old) && matchToleration(old, candidate)),
+  );
   if (!kept) return [forbidden(path, 'existing toleration can not be modified except its tolerationSeconds')];
   const comparisonOperators = options.comparisonOperators || usesComparisonOperators(olds);
   return validateTolerations(newTolerations, path, { comparisonOperators });

@@ -1,7 +1,9 @@
 import { ArgsType, Field, Int, ObjectType } from '@nestjs/graphql';
 import { connectionType, type Connection } from '../../kernel/graphql/models/connection.model';
 
-@ObjectType('EventRecord', { description: 'One entry of the event log: who (actor, requestId) changed what (subject, data).' })
+@ObjectType('EventRecord', {
+  description: 'One entry of the event log: who (actor, requestId) changed what (subject, data).',
+})
 export class EventRecordModel {
   @Field() id!: string;
   @Field() type!: string;

@@ -3,12 +3,10 @@ import { EventConnectionModel, EventHistoryArgs, EventRecordModel } from './even
 import type { Observable } from 'rxjs';
 import { RequiresRole } from '../../kernel/auth/public.decorator';
 import { encodeContinue } from '../../kernel/http/paging';
-import { UnitOfWork } from '../../kernel/persistence/unit-of-work';
 import { EventBus, type TaintwiseEvent } from '../../kernel/events/event-bus';
 import { parseTypes } from '../event-query';
 import { EventHistoryService } from '../event-history.service';
 import { chargePerItem, toConnection } from '../../kernel/graphql/models/connection.model';
-import { EventRepository } from '../../kernel/persistence/repositories/event.repository';
 
 @Resolver()
 export class EventsResolver {
@@ -17,17 +15,30 @@ export class EventsResolver {
     private readonly history: EventHistoryService,
   ) {}
 
-  @Subscription(() => EventRecordModel, { name: 'events', description: 'Live events (graphql-ws on /graphql), optionally only some types.', resolve: (payload: EventRecordModel) => payload })
-  subscribe(@Args('types', { type: () => [String], nullable: true }) types?: string[] | null): AsyncIterableIterator<EventRecordModel> {
+  @Subscription(() => EventRecordModel, {
+    name: 'events',
+    description: 'Live events (graphql-ws on /graphql), optionally only some types.',
+    resolve: (payload: EventRecordModel) => payload,
+  })
+  subscribe(
+    @Args('types', { type: () => [String], nullable: true }) types?: string[] | null,
+  ): AsyncIterableIterator<EventRecordModel> {
     const wanted = types?.length ? new Set(parseTypes(types.join(','))) : undefined;
     return toAsyncIterator(this.bus.events, (e) => (!wanted || wanted.has(e.type) ? toEventModel(e) : undefined));
   }
 
-  @Query(() => EventConnectionModel, { description: 'The audit log, oldest first (GET /v1/events/history). Admin only.', complexity: chargePerItem })
+  @Query(() => EventConnectionModel, {
+    description: 'The audit log, oldest first (GET /v1/events/history). Admin only.',
+    complexity: chargePerItem,
+  })
   @RequiresRole('admin')
   async eventHistory(@Args() args: EventHistoryArgs): Promise<EventConnectionModel> {
     const query = { since: args.since ?? undefined, types: args.types?.join(','), actor: args.actor ?? undefined };
-    const page = await this.history.history({ ...query, limit: args.first ?? undefined, continue: args.after ?? undefined });
+    const page = await this.history.history({
+      ...query,
+      limit: args.first ?? undefined,
+      continue: args.after ?? undefined,
+    });
     return toConnection(page, (e) => encodeContinue([e.id]), toEventModel);
   }
 }
@@ -40,7 +51,11 @@ export function toEventModel(e: TaintwiseEvent): EventRecordModel {
  * An rxjs stream as the async iterator graphql-ws reads, buffering what the client has not pulled
  * yet (bounded: a subscriber that stops reading is dropped rather than growing without end).
  */
-function toAsyncIterator<T, R>(source: Observable<T>, map: (value: T) => R | undefined, maxBuffered = 10_000): AsyncIterableIterator<R> {
+function toAsyncIterator<T, R>(
+  source: Observable<T>,
+  map: (value: T) => R | undefined,
+  maxBuffered = 10_000,
+): AsyncIterableIterator<R> {
   const buffer: R[] = [];
   let waiting: ((result: IteratorResult<R>) => void) | undefined;
   let done = false;

@@ -24,7 +24,11 @@ export class EvictionRecordModel {
   @Field() reason!: string;
 }
 
-export const EvictionConnectionModel = connectionType('Eviction', EvictionRecordModel, 'Eviction history, newest first.');
+export const EvictionConnectionModel = connectionType(
+  'Eviction',
+  EvictionRecordModel,
+  'Eviction history, newest first.',
+);
 export type EvictionConnectionModel = Connection<EvictionRecordModel>;
 
 @ArgsType()

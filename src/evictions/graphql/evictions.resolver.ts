@@ -2,7 +2,7 @@ import { Args, Query, Resolver } from '@nestjs/graphql';
 import { chargePerItem, toConnection } from '../../kernel/graphql/models/connection.model';
 import { toTaintModel } from '../../kernel/graphql/models/taint.model';
 import { encodeContinue } from '../../kernel/http/paging';
-import type { EvictionStatusEnum, TaintEffectEnum } from '../../kernel/graphql/models/enums';
+import type { EvictionStatusEnum } from '../../kernel/graphql/models/enums';
 import { EvictionConnectionModel, EvictionsArgs, type EvictionRecordModel } from './eviction.models';
 import { EvictionHistoryService } from '../eviction-history.service';
 import type { StoredEviction } from '../../kernel/persistence/repositories/eviction.repository';
@@ -11,9 +11,18 @@ import type { StoredEviction } from '../../kernel/persistence/repositories/evict
 export class EvictionsResolver {
   constructor(private readonly history: EvictionHistoryService) {}
 
-  @Query(() => EvictionConnectionModel, { description: 'Eviction history, newest first (GET /v1/evictions).', complexity: chargePerItem })
+  @Query(() => EvictionConnectionModel, {
+    description: 'Eviction history, newest first (GET /v1/evictions).',
+    complexity: chargePerItem,
+  })
   async evictions(@Args() args: EvictionsArgs): Promise<EvictionConnectionModel> {
-    const page = await this.history.list({ status: args.status ?? undefined, node: args.node ?? undefined, namespace: args.namespace ?? undefined, limit: args.first ?? undefined, continue: args.after ?? undefined });
+    const page = await this.history.list({
+      status: args.status ?? undefined,
+      node: args.node ?? undefined,
+      namespace: args.namespace ?? undefined,
+      limit: args.first ?? undefined,
+      continue: args.after ?? undefined,
+    });
     return toConnection(page, (e) => encodeContinue([e.createdAt.toISOString(), e.id]), toEvictionModel);
   }
 }

@@ -8,12 +8,19 @@ export const EVICTION_SCHEMA = {
   type: 'object',
   properties: {
     id: { type: 'string', format: 'uuid' },
-    pod: { type: 'object', properties: { namespace: { type: 'string' }, name: { type: 'string' }, uid: { type: 'string' } } },
+    pod: {
+      type: 'object',
+      properties: { namespace: { type: 'string' }, name: { type: 'string' }, uid: { type: 'string' } },
+    },
     node: { type: 'string' },
     taints: { type: 'array', items: TAINT_SCHEMA, description: 'the NoExecute taints on the node when it was decided' },
     status: { type: 'string', enum: ['Scheduled', 'Executed', 'Cancelled', 'Failed'] },
     createdAt: { type: 'string', format: 'date-time' },
-    evictAt: { type: 'string', format: 'date-time', description: 'max(taint.timeAdded, pod.boundAt) + tolerationSeconds; createdAt for an immediate eviction' },
+    evictAt: {
+      type: 'string',
+      format: 'date-time',
+      description: 'max(taint.timeAdded, pod.boundAt) + tolerationSeconds; createdAt for an immediate eviction',
+    },
     executedAt: { type: 'string', format: 'date-time' },
     cancelledAt: { type: 'string', format: 'date-time' },
     reason: { type: 'string', example: 'untolerated NoExecute taint maintenance:NoExecute' },
@@ -26,7 +33,10 @@ export class EvictionsController {
   constructor(private readonly history: EvictionHistoryService) {}
 
   @Get()
-  @ApiOperation({ summary: 'Eviction history', description: 'Newest first. An executed eviction unbound its pod (nodeName null, phase Evicted).' })
+  @ApiOperation({
+    summary: 'Eviction history',
+    description: 'Newest first. An executed eviction unbound its pod (nodeName null, phase Evicted).',
+  })
   @ApiQuery({ name: 'status', required: false, enum: ['Scheduled', 'Executed', 'Cancelled', 'Failed'] })
   @ApiQuery({ name: 'node', required: false })
   @ApiQuery({ name: 'namespace', required: false })
@@ -34,7 +44,13 @@ export class EvictionsController {
   @ApiQuery({ name: 'continue', required: false })
   @ApiOkResponse({ schema: listSchema(EVICTION_SCHEMA) })
   @ApiProblems(400)
-  async list(@Query('status') status?: string, @Query('node') node?: string, @Query('namespace') namespace?: string, @Query('limit') limit?: string, @Query('continue') token?: string) {
+  async list(
+    @Query('status') status?: string,
+    @Query('node') node?: string,
+    @Query('namespace') namespace?: string,
+    @Query('limit') limit?: string,
+    @Query('continue') token?: string,
+  ) {
     const page = await this.history.list({ status, node, namespace, limit, continue: token });
     return { items: page.items.map(presentEviction), ...(page.continue ? { continue: page.continue } : {}) };
   }

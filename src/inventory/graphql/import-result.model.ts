@@ -17,7 +17,8 @@ export class SkippedKindModel {
 
 @ObjectType('ImportItemError', { description: 'An item left out of the import; the rest was imported.' })
 export class ImportItemErrorModel {
-  @Field(() => Int, { nullable: true, description: '0-based item index over all documents (structural problems)' }) index?: number;
+  @Field(() => Int, { nullable: true, description: '0-based item index over all documents (structural problems)' })
+  index?: number;
   @Field(() => Int, { nullable: true }) document?: number;
   @Field() kind!: string;
   @Field({ nullable: true }) name?: string;
@@ -43,7 +44,7 @@ export class ImportSummaryModel {
   @Field(() => Int) durationMs!: number;
 }
 
-@ObjectType('ImportResult', { description: 'POST /v1/import\'s answer.' })
+@ObjectType('ImportResult', { description: "POST /v1/import's answer." })
 export class ImportResultModel {
   @Field({ description: 'json, json-stream (kubectl cluster-info dump) or yaml' }) format!: string;
   @Field(() => ImportCounts) nodes!: ImportCounts;
@@ -58,6 +59,9 @@ export class ImportResultModel {
 export function toImportResultModel(r: ImportResult): ImportResultModel {
   return {
     ...r,
-    summary: { ...r.summary, podsByPhase: Object.entries(r.summary.podsByPhase).map(([key, n]) => ({ key, value: String(n) })) },
+    summary: {
+      ...r.summary,
+      podsByPhase: Object.entries(r.summary.podsByPhase).map(([key, n]) => ({ key, value: String(n) })),
+    },
   };
 }

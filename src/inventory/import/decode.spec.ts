@@ -34,7 +34,10 @@ describe('decodeManifests: picking the parser', () => {
     const result = decodeManifests(body, 'application/yaml');
     expect(result.errors).toEqual([]);
     expect(result.format).toBe('yaml');
-    expect(result.documents).toEqual([{ kind: 'Node', metadata: { name: 'a' } }, { kind: 'Node', metadata: { name: 'b' } }]);
+    expect(result.documents).toEqual([
+      { kind: 'Node', metadata: { name: 'a' } },
+      { kind: 'Node', metadata: { name: 'b' } },
+    ]);
   });
 
   it('sniffs JSON (after whitespace and a BOM) and YAML when the Content-Type says nothing useful', () => {
@@ -93,7 +96,9 @@ describe('decodeManifests: cluster-info dump streams', () => {
     const result = decodeManifests(`${pretty(nodeList)}\nWarning: something the tool printed\n${pretty(podList)}`);
     expect(result.errors).toEqual([]);
     expect(result.documents).toEqual([nodeList]);
-    expect(result.notes).toEqual([expect.stringMatching(/^stopped at line 12 \(non-JSON text "Warning: something the tool printed"\)/)]);
+    expect(result.notes).toEqual([
+      expect.stringMatching(/^stopped at line 12 \(non-JSON text "Warning: something the tool printed"\)/),
+    ]);
   });
 
   it('stops at a log block that never ends, with a note', () => {
@@ -105,40 +110,132 @@ describe('decodeManifests: cluster-info dump streams', () => {
 
   it('reports text that can only be broken JSON as an error, not a note', () => {
     const result = decodeManifests('{"kind":"NodeList","items":[]}}');
-    expect(result.errors).toEqual([expect.objectContaining({
-      kind: 'Document', message: "invalid JSON at line 1, column 31: unexpected '}' after the end of JSON document 1",
-      position: { offset: 30, line: 1, column: 31 },
-    })]);
+    expect(result.errors).toEqual([
+      expect.objectContaining({
+        kind: 'Document',
+        message: "invalid JSON at line 1, column 31: unexpected '}' after the end of JSON document 1",
+        position: { offset: 30, line: 1, column: 31 },
+      }),
+    ]);
   });
 });
 
 describe('decodeManifests: malformed input gives one clear error with its position', () => {
   it.each([
-    ['an empty body', '', undefined, 'the body is empty: expected a Kubernetes List, NodeList or PodList (JSON or YAML)'],
-    ['only whitespace', ' \n\t\n', 'application/json', 'the body is empty: expected a Kubernetes List, NodeList or PodList (JSON or YAML)'],
-    ['truncated JSON', '{"kind": "List", "items": [{"kind": "Node"', undefined,
-      'invalid JSON at line 1, column 43: unexpected end of input: 3 unclosed bracket(s) (truncated JSON?)'],
-    ['truncated inside a string', '{"kind": "List", "items": [{"kind": "No', undefined,
-      'invalid JSON at line 1, column 40: unexpected end of input: the string opened at offset 36 is not closed (truncated JSON?)'],
-    ['a trailing comma', '{\n  "kind": "List",\n  "items": [],\n}', undefined,
-      "invalid JSON at line 4, column 1: expected a double-quoted property name but found '}'"],
-    ['a bare word', '{"kind": List}', undefined,
-      "invalid JSON at line 1, column 10: unexpected 'L': expected a value (object, array, string, number, true, false or null)"],
-    ['a mismatched bracket', '{"items": [1, 2}', undefined, "invalid JSON at line 1, column 16: expected ']' but found '}'"],
-    ['a raw newline in a string', '{"a": "x\ny"}', undefined,
-      'invalid JSON at line 1, column 9: control character U+000a in a string (opened at offset 6) must be escaped'],
-    ['a YAML syntax error', 'kind: List\nitems:\n  - name: [a, b\n  - other\n', undefined, /^invalid YAML at line 4, column \d+: /],
-    ['YAML with a tab indentation', 'kind: List\nitems:\n\t- a\n', 'application/yaml', /^invalid YAML at line 3, column 1: /],
-    ['YAML sent as JSON', 'kind: List\nitems: []\n', 'application/json',
-      "invalid JSON at line 1, column 1: unexpected 'k': expected a value (object, array, string, number, true, false or null) (the Content-Type is application/json; send YAML as application/yaml)"],
-    ['a number (JSON)', '42', 'application/json', 'document 1 is a number; expected a Kubernetes object (List, NodeList, PodList, Node or Pod)'],
-    ['a number (sniffed: YAML)', '42', undefined, 'document 1 is a number; expected a Kubernetes object (List, NodeList, PodList, Node or Pod)'],
-    ['a string', '"hello"', 'application/json', 'document 1 is a string; expected a Kubernetes object (List, NodeList, PodList, Node or Pod)'],
-    ['null', 'null', 'application/json', 'document 1 is null; expected a Kubernetes object (List, NodeList, PodList, Node or Pod)'],
-    ['plain text', 'hello world', undefined, 'document 1 is a string; expected a Kubernetes object (List, NodeList, PodList, Node or Pod)'],
-    ['only YAML comments', '# nothing here\n---\n', undefined, 'the body holds no YAML document (only comments or separators)'],
-    ['items that are not an array', '{"kind":"PodList","items":"x"}', undefined, 'document 1 (PodList): items must be an array, not a string'],
-    ['items that are an object (YAML)', 'kind: NodeList\nitems:\n  a: 1\n', undefined, 'document 1 (NodeList): items must be an array, not an object'],
+    [
+      'an empty body',
+      '',
+      undefined,
+      'the body is empty: expected a Kubernetes List, NodeList or PodList (JSON or YAML)',
+    ],
+    [
+      'only whitespace',
+      ' \n\t\n',
+      'application/json',
+      'the body is empty: expected a Kubernetes List, NodeList or PodList (JSON or YAML)',
+    ],
+    [
+      'truncated JSON',
+      '{"kind": "List", "items": [{"kind": "Node"',
+      undefined,
+      'invalid JSON at line 1, column 43: unexpected end of input: 3 unclosed bracket(s) (truncated JSON?)',
+    ],
+    [
+      'truncated inside a string',
+      '{"kind": "List", "items": [{"kind": "No',
+      undefined,
+      'invalid JSON at line 1, column 40: unexpected end of input: the string opened at offset 36 is not closed (truncated JSON?)',
+    ],
+    [
+      'a trailing comma',
+      '{\n  "kind": "List",\n  "items": [],\n}',
+      undefined,
+      "invalid JSON at line 4, column 1: expected a double-quoted property name but found '}'",
+    ],
+    [
+      'a bare word',
+      '{"kind": List}',
+      undefined,
+      "invalid JSON at line 1, column 10: unexpected 'L': expected a value (object, array, string, number, true, false or null)",
+    ],
+    [
+      'a mismatched bracket',
+      '{"items": [1, 2}',
+      undefined,
+      "invalid JSON at line 1, column 16: expected ']' but found '}'",
+    ],
+    [
+      'a raw newline in a string',
+      '{"a": "x\ny"}',
+      undefined,
+      'invalid JSON at line 1, column 9: control character U+000a in a string (opened at offset 6) must be escaped',
+    ],
+    [
+      'a YAML syntax error',
+      'kind: List\nitems:\n  - name: [a, b\n  - other\n',
+      undefined,
+      /^invalid YAML at line 4, column \d+: /,
+    ],
+    [
+      'YAML with a tab indentation',
+      'kind: List\nitems:\n\t- a\n',
+      'application/yaml',
+      /^invalid YAML at line 3, column 1: /,
+    ],
+    [
+      'YAML sent as JSON',
+      'kind: List\nitems: []\n',
+      'application/json',
+      "invalid JSON at line 1, column 1: unexpected 'k': expected a value (object, array, string, number, true, false or null) (the Content-Type is application/json; send YAML as application/yaml)",
+    ],
+    [
+      'a number (JSON)',
+      '42',
+      'application/json',
+      'document 1 is a number; expected a Kubernetes object (List, NodeList, PodList, Node or Pod)',
+    ],
+    [
+      'a number (sniffed: YAML)',
+      '42',
+      undefined,
+      'document 1 is a number; expected a Kubernetes object (List, NodeList, PodList, Node or Pod)',
+    ],
+    [
+      'a string',
+      '"hello"',
+      'application/json',
+      'document 1 is a string; expected a Kubernetes object (List, NodeList, PodList, Node or Pod)',
+    ],
+    [
+      'null',
+      'null',
+      'application/json',
+      'document 1 is null; expected a Kubernetes object (List, NodeList, PodList, Node or Pod)',
+    ],
+    [
+      'plain text',
+      'hello world',
+      undefined,
+      'document 1 is a string; expected a Kubernetes object (List, NodeList, PodList, Node or Pod)',
+    ],
+    [
+      'only YAML comments',
+      '# nothing here\n---\n',
+      undefined,
+      'the body holds no YAML document (only comments or separators)',
+    ],
+    [
+      'items that are not an array',
+      '{"kind":"PodList","items":"x"}',
+      undefined,
+      'document 1 (PodList): items must be an array, not a string',
+    ],
+    [
+      'items that are an object (YAML)',
+      'kind: NodeList\nitems:\n  a: 1\n',
+      undefined,
+      'document 1 (NodeList): items must be an array, not an object',
+    ],
     ['a non-string kind', '{"kind": 7}', undefined, 'document 1: kind must be a string, not a number'],
   ])('%s', (_label, body, contentType, expected) => {
     const result = decodeManifests(body, contentType);
@@ -147,10 +244,12 @@ describe('decodeManifests: malformed input gives one clear error with its positi
     else expect(result.errors[0].message).toMatch(expected);
   });
 
-  it('gives the second document\'s error in a stream with its own line', () => {
+  it("gives the second document's error in a stream with its own line", () => {
     const result = decodeManifests('{"kind":"NodeList","items":[]}\n{"kind":"PodList","items":[1,]}');
     expect(result.documents).toHaveLength(1);
-    expect(result.errors).toEqual([expect.objectContaining({ index: 1, position: { offset: 60, line: 2, column: 30 } })]);
+    expect(result.errors).toEqual([
+      expect.objectContaining({ index: 1, position: { offset: 60, line: 2, column: 30 } }),
+    ]);
   });
 
   it('rejects bytes that are not UTF-8', () => {
@@ -181,11 +280,22 @@ describe('json-stream', () => {
 describe('decodeManifests: speed', () => {
   it('decodes a 10 MB kubectl List in well under a second', () => {
     const item = (i: number) => ({
-      apiVersion: 'v1', kind: 'Pod',
-      metadata: { name: `pod-${i}`, namespace: 'default', labels: { app: 'web', 'pod-template-hash': 'abc123' }, uid: `uid-${i}` },
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name: `pod-${i}`,
+        namespace: 'default',
+        labels: { app: 'web', 'pod-template-hash': 'abc123' },
+        uid: `uid-${i}`,
+      },
       spec: {
-        nodeName: `node-${i % 50}`, containers: [{ name: 'c', image: 'registry.example/web:1', resources: { requests: { cpu: '100m', memory: '128Mi' } } }],
-        tolerations: [{ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 }],
+        nodeName: `node-${i % 50}`,
+        containers: [
+          { name: 'c', image: 'registry.example/web:1', resources: { requests: { cpu: '100m', memory: '128Mi' } } },
+        ],
+        tolerations: [
+          { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+        ],
       },
       status: { phase: 'Running', startTime: '2025-01-01T00:00:00Z', message: 'x'.repeat(400) },
     });
@@ -196,7 +306,9 @@ describe('decodeManifests: speed', () => {
       size += JSON.stringify(it, null, 4).length;
       items.push(it);
     }
-    const body = Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'List', items, metadata: { resourceVersion: '' } }, null, 4));
+    const body = Buffer.from(
+      JSON.stringify({ apiVersion: 'v1', kind: 'List', items, metadata: { resourceVersion: '' } }, null, 4),
+    );
     expect(body.length).toBeGreaterThan(10 * 1024 * 1024);
     const start = performance.now();
     const result = decodeManifests(body, 'application/json');
@@ -211,16 +323,26 @@ describe('decodeManifests: speed', () => {
 describe('decodeManifests: hostile YAML', () => {
   it('refuses an alias bomb instead of expanding it', () => {
     const lines = ['a0: &a0 ["x", "x", "x", "x", "x", "x", "x", "x", "x", "x"]'];
-    for (let i = 1; i <= 9; i++) lines.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]`);
+    for (let i = 1; i <= 9; i++)
+      lines.push(
+        `a${i}: &a${i} [${Array(10)
+          .fill(`*a${i - 1}`)
+          .join(', ')}]`,
+      );
     lines.push('kind: Node', 'metadata:', '  name: boom', '  labels: *a9');
     const start = performance.now();
     const result = decodeManifests(lines.join('\n'), 'application/yaml');
     expect(performance.now() - start).toBeLessThan(1000);
-    expect(result.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/^the YAML expands to more than \d+ values through aliases/) })]);
+    expect(result.errors).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(/^the YAML expands to more than \d+ values through aliases/),
+      }),
+    ]);
   });
 
   it('accepts a few harmless aliases', () => {
-    const body = 'kind: Pod\nmetadata:\n  name: p\n  labels: &l {app: web}\nspec:\n  nodeSelector: *l\n  containers: []\n';
+    const body =
+      'kind: Pod\nmetadata:\n  name: p\n  labels: &l {app: web}\nspec:\n  nodeSelector: *l\n  containers: []\n';
     expect(decodeManifests(body, 'application/yaml').errors).toEqual([]);
   });
 });

@@ -63,18 +63,27 @@ function typeName(value: unknown): string {
 
 /**
  * Decodes an import body into documents.
- * @example decodeManifests('{"kind":"NodeList","items":[]}', 'application/json').documents // [{ kind: 'NodeList', items: [] }]
+ * @example decodeManifests('{"kind":"NodeList","items":[]}', 'application/json').documents // [{ kind: 'NodeList',
+ * items: [] }]
  */
 export function decodeManifests(body: string | Buffer | Uint8Array, contentType?: string): DecodeResult {
   let text: string;
   try {
     text = bodyText(body);
   } catch {
-    return { documents: [], notes: [], errors: [documentError(0, 'the body is not valid UTF-8 (nor UTF-16 with a byte-order mark)')] };
+    return {
+      documents: [],
+      notes: [],
+      errors: [documentError(0, 'the body is not valid UTF-8 (nor UTF-16 with a byte-order mark)')],
+    };
   }
   const first = text.search(/\S/);
   if (first === -1) {
-    return { documents: [], notes: [], errors: [documentError(0, 'the body is empty: expected a Kubernetes List, NodeList or PodList (JSON or YAML)')] };
+    return {
+      documents: [],
+      notes: [],
+      errors: [documentError(0, 'the body is empty: expected a Kubernetes List, NodeList or PodList (JSON or YAML)')],
+    };
   }
   const declared = parserForContentType(contentType);
   const startsLikeJson = text[first] === '{' || text[first] === '[';
@@ -95,11 +104,17 @@ function decodeJson(text: string, contentType: string | undefined, declared: boo
     if (declared && stream.values.length === 0 && !/^\s*[[{]/.test(text)) {
       message += ` (the Content-Type is ${contentType}; send YAML as application/yaml)`;
     }
-    return { documents: stream.values, notes, format: 'json', errors: [documentError(stream.values.length, message, { position })] };
+    return {
+      documents: stream.values,
+      notes,
+      format: 'json',
+      errors: [documentError(stream.values.length, message, { position })],
+    };
   }
   const errors: ImportError[] = [];
   stream.values.forEach((doc, index) => {
-    for (const problem of envelopeProblems(doc, index)) errors.push({ ...problem, position: positionAt(text, stream.offsets[index]) });
+    for (const problem of envelopeProblems(doc, index))
+      errors.push({ ...problem, position: positionAt(text, stream.offsets[index]) });
   });
   const format: ManifestFormat = stream.values.length > 1 || notes.length > 0 ? 'json-stream' : 'json';
   return { documents: stream.values, errors, notes, format };
@@ -123,11 +138,17 @@ function decodeYaml(text: string): DecodeResult {
   } catch (e) {
     if (e instanceof YAMLException) {
       const mark = e.mark as { position?: number; line?: number; column?: number } | undefined;
-      const position = mark && typeof mark.position === 'number'
-        ? { offset: mark.position, line: (mark.line ?? 0) + 1, column: (mark.column ?? 0) + 1 }
-        : undefined;
+      const position =
+        mark && typeof mark.position === 'number'
+          ? { offset: mark.position, line: (mark.line ?? 0) + 1, column: (mark.column ?? 0) + 1 }
+          : undefined;
       const where = position ? ` at line ${position.line}, column ${position.column}` : '';
-      return { documents: [], notes: [], format: 'yaml', errors: [documentError(0, `invalid YAML${where}: ${e.reason}`, position ? { position } : {})] };
+      return {
+        documents: [],
+        notes: [],
+        format: 'yaml',
+        errors: [documentError(0, `invalid YAML${where}: ${e.reason}`, position ? { position } : {})],
+      };
     }
     throw e;
   }
@@ -136,10 +157,25 @@ function decodeYaml(text: string): DecodeResult {
   // ("billion laughs"). kubectl never writes aliases, so a generous linear budget is safe.
   const budget = 2 * text.length + 1000;
   if (expandedNodeCount(documents, budget) > budget) {
-    return { documents: [], notes: [], format: 'yaml', errors: [documentError(0, `the YAML expands to more than ${budget} values through aliases (*anchor references); refusing it`)] };
+    return {
+      documents: [],
+      notes: [],
+      format: 'yaml',
+      errors: [
+        documentError(
+          0,
+          `the YAML expands to more than ${budget} values through aliases (*anchor references); refusing it`,
+        ),
+      ],
+    };
   }
   if (documents.length === 0) {
-    return { documents, notes: [], format: 'yaml', errors: [documentError(0, 'the body holds no YAML document (only comments or separators)')] };
+    return {
+      documents,
+      notes: [],
+      format: 'yaml',
+      errors: [documentError(0, 'the body holds no YAML document (only comments or separators)')],
+    };
   }
   const errors = documents.flatMap((doc, index) => envelopeProblems(doc, index));
   return { documents, errors, notes: [], format: 'yaml' };
@@ -150,7 +186,12 @@ export function envelopeProblems(doc: unknown, index: number): ImportError[] {
   const ordinal = `document ${index + 1}`;
   if (Array.isArray(doc)) return [];
   if (typeof doc !== 'object' || doc === null) {
-    return [documentError(index, `${ordinal} is ${typeName(doc)}; expected a Kubernetes object (List, NodeList, PodList, Node or Pod)`)];
+    return [
+      documentError(
+        index,
+        `${ordinal} is ${typeName(doc)}; expected a Kubernetes object (List, NodeList, PodList, Node or Pod)`,
+      ),
+    ];
   }
   const obj = doc as Record<string, unknown>;
   const kind = typeof obj.kind === 'string' ? obj.kind : undefined;
@@ -159,7 +200,12 @@ export function envelopeProblems(doc: unknown, index: number): ImportError[] {
   }
   const isList = kind?.endsWith('List') || (kind === undefined && 'items' in obj);
   if (isList && obj.items !== undefined && obj.items !== null && !Array.isArray(obj.items)) {
-    return [documentError(index, `${ordinal} (${kind ?? 'a list'}): items must be an array, not ${typeName(obj.items)}`, { kind: kind ?? 'Document', field: 'items' })];
+    return [
+      documentError(index, `${ordinal} (${kind ?? 'a list'}): items must be an array, not ${typeName(obj.items)}`, {
+        kind: kind ?? 'Document',
+        field: 'items',
+      }),
+    ];
   }
   return [];
 }

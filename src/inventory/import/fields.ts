@@ -119,7 +119,8 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d
 /** An RFC 3339 time; absent, null and `""` read as undefined. */
 export function optTime(value: unknown, field: string, p: Problems): Date | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? wrongType(p, field, 'an RFC 3339 time', value) : value;
+  if (value instanceof Date)
+    return Number.isNaN(value.getTime()) ? wrongType(p, field, 'an RFC 3339 time', value) : value;
   if (typeof value !== 'string') return wrongType(p, field, 'an RFC 3339 time string', value);
   const time = RFC3339.test(value) ? new Date(value) : undefined;
   if (!time || Number.isNaN(time.getTime())) {

@@ -14,7 +14,11 @@ export type ImportParseResult =
 /**
  * @example parseImportBody(req.body, req.headers['content-type'], clock.now())
  */
-export function parseImportBody(body: string | Buffer | Uint8Array, contentType: string | undefined, now: Date): ImportParseResult {
+export function parseImportBody(
+  body: string | Buffer | Uint8Array,
+  contentType: string | undefined,
+  now: Date,
+): ImportParseResult {
   const decoded = decodeManifests(body, contentType);
   if (decoded.errors.length > 0 || decoded.format === undefined) {
     return { ok: false, errors: decoded.errors, notes: decoded.notes };

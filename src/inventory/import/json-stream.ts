@@ -57,7 +57,11 @@ export function scanCompoundValue(text: string, start: number): { end: number } 
       let j = i + 1;
       for (;;) {
         j = text.indexOf('"', j);
-        if (j === -1) return { offset: n, message: `unexpected end of input: the string opened at offset ${i} is not closed (truncated JSON?)` };
+        if (j === -1)
+          return {
+            offset: n,
+            message: `unexpected end of input: the string opened at offset ${i} is not closed (truncated JSON?)`,
+          };
         let backslashes = 0;
         for (let k = j - 1; text.charCodeAt(k) === BACKSLASH; k--) backslashes++;
         if (backslashes % 2 === 0) break;
@@ -74,7 +78,10 @@ export function scanCompoundValue(text: string, start: number): { end: number } 
         const found = String.fromCharCode(c);
         return {
           offset: i,
-          message: expected === undefined ? `unexpected '${found}'` : `expected '${String.fromCharCode(expected)}' but found '${found}'`,
+          message:
+            expected === undefined
+              ? `unexpected '${found}'`
+              : `expected '${String.fromCharCode(expected)}' but found '${found}'`,
         };
       }
       if (closers.length === 0) return { end: i + 1 };
@@ -106,11 +113,16 @@ export function findJsonSyntaxError(text: string, start: number, end: number): J
         i++;
         return undefined;
       }
-      if (c < 0x20) return fail(i, `control character U+${c.toString(16).padStart(4, '0')} in a string (opened at offset ${open}) must be escaped`);
+      if (c < 0x20)
+        return fail(
+          i,
+          `control character U+${c.toString(16).padStart(4, '0')} in a string (opened at offset ${open}) must be escaped`,
+        );
       if (c === BACKSLASH) {
         const e = text[i + 1];
         if (e === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) return fail(i, 'invalid \\u escape: expected 4 hexadecimal digits');
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)))
+            return fail(i, 'invalid \\u escape: expected 4 hexadecimal digits');
           i += 6;
           continue;
         }
@@ -138,7 +150,8 @@ export function findJsonSyntaxError(text: string, start: number, end: number): J
       }
       for (;;) {
         ws();
-        if (text.charCodeAt(i) !== QUOTE) return fail(i, `expected a double-quoted property name but found ${describe(i)}`);
+        if (text.charCodeAt(i) !== QUOTE)
+          return fail(i, `expected a double-quoted property name but found ${describe(i)}`);
         const keyError = string();
         if (keyError) return keyError;
         ws();
@@ -234,7 +247,8 @@ export function decodeJsonStream(text: string): JsonStreamResult {
   let logChars = 0;
   let i = skipWhitespace(text, 0);
   const finish = (error?: JsonSyntaxError): JsonStreamResult => {
-    if (logBlocks > 0) notes.push(`skipped ${logBlocks} container log block(s) (${logChars} characters) of a cluster-info dump`);
+    if (logBlocks > 0)
+      notes.push(`skipped ${logBlocks} container log block(s) (${logChars} characters) of a cluster-info dump`);
     return error ? { values, offsets, notes, error } : { values, offsets, notes };
   };
 
@@ -268,7 +282,9 @@ export function decodeJsonStream(text: string): JsonStreamResult {
       const endMarker = `==== END logs for container ${header[1]} of pod ${header[2]} ====`;
       const endAt = text.indexOf(endMarker, i + line.length);
       if (endAt === -1) {
-        notes.push(`stopped at line ${positionAt(text, i).line}: the log block "${line.trim()}" has no END marker; the rest (${text.length - i} characters) was ignored`);
+        notes.push(
+          `stopped at line ${positionAt(text, i).line}: the log block "${line.trim()}" has no END marker; the rest (${text.length - i} characters) was ignored`,
+        );
         return finish();
       }
       logBlocks++;
@@ -277,7 +293,9 @@ export function decodeJsonStream(text: string): JsonStreamResult {
       continue;
     }
     const preview = line.length > 80 ? `${line.slice(0, 80)}…` : line;
-    notes.push(`stopped at line ${positionAt(text, i).line} (non-JSON text "${preview.trim()}"); the remaining ${text.length - i} characters were ignored`);
+    notes.push(
+      `stopped at line ${positionAt(text, i).line} (non-JSON text "${preview.trim()}"); the remaining ${text.length - i} characters were ignored`,
+    );
     return finish();
   }
   return finish();

@@ -6,10 +6,33 @@
  * operator is valid is the service's validators' call (SEMANTICS B.2). An item with a structural
  * problem is left out and reported; the others are imported.
  */
-import type { Affinity, NodeAffinity, NodeCondition, NodeSelectorRequirement, NodeSelectorTerm, OwnerRef, PodResources, PreferredSchedulingTerm, Taint, TaintEffect, Toleration } from '../../domain/types';
+import type {
+  Affinity,
+  NodeAffinity,
+  NodeCondition,
+  NodeSelectorRequirement,
+  NodeSelectorTerm,
+  OwnerRef,
+  PodResources,
+  PreferredSchedulingTerm,
+  Taint,
+  TaintEffect,
+  Toleration,
+} from '../../domain/types';
 import {
-  isObject, type Obj, optArray, optBoolean, optInteger, optObject, optString, optTime, Problems, quantityMap,
-  requiredString, stringMap, describeValue,
+  isObject,
+  type Obj,
+  optArray,
+  optBoolean,
+  optInteger,
+  optObject,
+  optString,
+  optTime,
+  Problems,
+  quantityMap,
+  requiredString,
+  stringMap,
+  describeValue,
 } from './fields';
 import type { ImportError, NodeInput, PodInput } from './inventory-input';
 import { effectivePodLimits, effectivePodRequestsList } from './pod-resources';
@@ -67,7 +90,13 @@ function flatten(documents: readonly unknown[], errors: ImportError[]): FlatItem
   const visit = (value: unknown, document: number, path: string, listItemKind: string | undefined, depth: number) => {
     if (Array.isArray(value)) {
       if (depth >= MAX_LIST_NESTING) {
-        errors.push({ index: items.length, document, kind: 'List', field: path || undefined, message: `lists nested more than ${MAX_LIST_NESTING} deep` });
+        errors.push({
+          index: items.length,
+          document,
+          kind: 'List',
+          field: path || undefined,
+          message: `lists nested more than ${MAX_LIST_NESTING} deep`,
+        });
         return;
       }
       value.forEach((item, i) => visit(item, document, `${path}[${i}]`, listItemKind, depth + 1));
@@ -76,23 +105,42 @@ function flatten(documents: readonly unknown[], errors: ImportError[]): FlatItem
     if (isObject(value) && isList(value)) {
       const kind = typeof value.kind === 'string' ? value.kind : 'List';
       if (value.items !== undefined && value.items !== null && !Array.isArray(value.items)) {
-        errors.push({ index: items.length, document, kind, field: join(path, 'items'), message: `items must be an array, not ${describeValue(value.items)}` });
+        errors.push({
+          index: items.length,
+          document,
+          kind,
+          field: join(path, 'items'),
+          message: `items must be an array, not ${describeValue(value.items)}`,
+        });
         return;
       }
       const itemKind = kind !== 'List' && kind.endsWith('List') ? kind.slice(0, -'List'.length) : undefined;
       if (depth >= MAX_LIST_NESTING) {
-        errors.push({ index: items.length, document, kind, field: path || undefined, message: `lists nested more than ${MAX_LIST_NESTING} deep` });
+        errors.push({
+          index: items.length,
+          document,
+          kind,
+          field: path || undefined,
+          message: `lists nested more than ${MAX_LIST_NESTING} deep`,
+        });
         return;
       }
       ((value.items as unknown[] | null | undefined) ?? []).forEach((item, i) =>
-        visit(item, document, join(path, `items[${i}]`), itemKind, depth + 1));
+        visit(item, document, join(path, `items[${i}]`), itemKind, depth + 1),
+      );
       return;
     }
     items.push({ index: items.length, document, path, value, listItemKind });
   };
   documents.forEach((doc, document) => {
     if (isObject(doc) || Array.isArray(doc)) visit(doc, document, '', undefined, 0);
-    else errors.push({ index: items.length, document, kind: 'Document', message: `document ${document + 1} is ${describeValue(doc)}; expected a Kubernetes object` });
+    else
+      errors.push({
+        index: items.length,
+        document,
+        kind: 'Document',
+        message: `document ${document + 1} is ${describeValue(doc)}; expected a Kubernetes object`,
+      });
   });
   return items;
 }
@@ -114,7 +162,15 @@ export function itemKind(value: Obj, listItemKind?: string): string | undefined 
   const spec = isObject(value.spec) ? value.spec : {};
   const status = isObject(value.status) ? value.status : {};
   if (Array.isArray(spec.containers)) return 'Pod';
-  if ('taints' in spec || 'podCIDR' in spec || 'providerID' in spec || 'unschedulable' in spec || isObject(status.nodeInfo) || isObject(status.allocatable)) return 'Node';
+  if (
+    'taints' in spec ||
+    'podCIDR' in spec ||
+    'providerID' in spec ||
+    'unschedulable' in spec ||
+    isObject(status.nodeInfo) ||
+    isObject(status.allocatable)
+  )
+    return 'Node';
   return undefined;
 }
 
@@ -128,8 +184,17 @@ export function mapManifests(documents: readonly unknown[], now: Date): MapResul
   const pods: PodInput[] = [];
   const skipped = new Map<string, number>();
   const summary: ImportSummary = {
-    documents: documents.length, items: 0, nodes: 0, pods: 0, podsByPhase: {}, inactivePods: 0, unboundPods: 0,
-    podAffinityDropped: 0, boundAtDefaultedToNow: 0, skipped: 0, errors: 0,
+    documents: documents.length,
+    items: 0,
+    nodes: 0,
+    pods: 0,
+    podsByPhase: {},
+    inactivePods: 0,
+    unboundPods: 0,
+    podAffinityDropped: 0,
+    boundAtDefaultedToNow: 0,
+    skipped: 0,
+    errors: 0,
   };
   const nodeNames = new Map<string, number>();
   const podKeys = new Map<string, number>();
@@ -141,12 +206,23 @@ export function mapManifests(documents: readonly unknown[], now: Date): MapResul
     const base = { index: item.index, document: item.document };
     const at = (field: string) => join(item.path, field) || undefined;
     if (!isObject(item.value)) {
-      errors.push({ ...base, kind: item.listItemKind ?? 'Unknown', field: item.path || undefined, message: `expected an object, got ${describeValue(item.value)}` });
+      errors.push({
+        ...base,
+        kind: item.listItemKind ?? 'Unknown',
+        field: item.path || undefined,
+        message: `expected an object, got ${describeValue(item.value)}`,
+      });
       continue;
     }
     const kind = itemKind(item.value, item.listItemKind);
     if (kind === undefined) {
-      errors.push({ ...base, kind: 'Unknown', field: item.path || undefined, message: 'cannot tell what this object is: it has no kind, is not in a NodeList or PodList, and has neither a Node\'s nor a Pod\'s fields' });
+      errors.push({
+        ...base,
+        kind: 'Unknown',
+        field: item.path || undefined,
+        message:
+          "cannot tell what this object is: it has no kind, is not in a NodeList or PodList, and has neither a Node's nor a Pod's fields",
+      });
       continue;
     }
     if (kind !== 'Node' && kind !== 'Pod') {
@@ -160,13 +236,26 @@ export function mapManifests(documents: readonly unknown[], now: Date): MapResul
       if (node && p.empty) {
         const first = nodeNames.get(node.name);
         if (first !== undefined) {
-          errors.push({ ...base, kind, name, field: at('metadata.name'), message: `duplicate Node "${node.name}" (first seen as item ${first}); this one was left out` });
+          errors.push({
+            ...base,
+            kind,
+            name,
+            field: at('metadata.name'),
+            message: `duplicate Node "${node.name}" (first seen as item ${first}); this one was left out`,
+          });
           continue;
         }
         nodeNames.set(node.name, item.index);
         nodes.push(node);
       } else {
-        for (const problem of p.list) errors.push({ ...base, kind, ...(name ? { name } : {}), field: at(problem.field), message: `${problem.field}: ${problem.message}` });
+        for (const problem of p.list)
+          errors.push({
+            ...base,
+            kind,
+            ...(name ? { name } : {}),
+            field: at(problem.field),
+            message: `${problem.field}: ${problem.message}`,
+          });
       }
     } else {
       const result = mapPod(item.value, now, p);
@@ -174,7 +263,13 @@ export function mapManifests(documents: readonly unknown[], now: Date): MapResul
       if (result && p.empty) {
         const first = podKeys.get(name!);
         if (first !== undefined) {
-          errors.push({ ...base, kind, name, field: at('metadata.name'), message: `duplicate Pod "${name}" (first seen as item ${first}); this one was left out` });
+          errors.push({
+            ...base,
+            kind,
+            name,
+            field: at('metadata.name'),
+            message: `duplicate Pod "${name}" (first seen as item ${first}); this one was left out`,
+          });
           continue;
         }
         podKeys.set(name!, item.index);
@@ -186,7 +281,14 @@ export function mapManifests(documents: readonly unknown[], now: Date): MapResul
         if (result.droppedPodAffinity) summary.podAffinityDropped++;
         if (result.boundAtIsNow) summary.boundAtDefaultedToNow++;
       } else {
-        for (const problem of p.list) errors.push({ ...base, kind, ...(name ? { name } : {}), field: at(problem.field), message: `${problem.field}: ${problem.message}` });
+        for (const problem of p.list)
+          errors.push({
+            ...base,
+            kind,
+            ...(name ? { name } : {}),
+            field: at(problem.field),
+            message: `${problem.field}: ${problem.message}`,
+          });
       }
     }
   }
@@ -202,18 +304,28 @@ export function mapManifests(documents: readonly unknown[], now: Date): MapResul
 function notesFor(summary: ImportSummary, skipped: SkippedKind[]): string[] {
   const notes: string[] = [];
   if (summary.inactivePods > 0) {
-    const phases = Object.entries(summary.podsByPhase).filter(([phase]) => phase !== 'Pending' && phase !== 'Running')
-      .map(([phase, n]) => `${n} ${phase}`).join(', ');
-    notes.push(`${summary.inactivePods} pod(s) are neither Pending nor Running (${phases}): imported as they are, but they hold no resources on their node`);
+    const phases = Object.entries(summary.podsByPhase)
+      .filter(([phase]) => phase !== 'Pending' && phase !== 'Running')
+      .map(([phase, n]) => `${n} ${phase}`)
+      .join(', ');
+    notes.push(
+      `${summary.inactivePods} pod(s) are neither Pending nor Running (${phases}): imported as they are, but they hold no resources on their node`,
+    );
   }
   if (summary.podAffinityDropped > 0) {
-    notes.push(`${summary.podAffinityDropped} pod(s) had podAffinity/podAntiAffinity, which taintwise does not model: only nodeAffinity was kept`);
+    notes.push(
+      `${summary.podAffinityDropped} pod(s) had podAffinity/podAntiAffinity, which taintwise does not model: only nodeAffinity was kept`,
+    );
   }
   if (summary.boundAtDefaultedToNow > 0) {
-    notes.push(`${summary.boundAtDefaultedToNow} bound pod(s) carried no PodScheduled time, startTime or creationTimestamp: boundAt is the import time`);
+    notes.push(
+      `${summary.boundAtDefaultedToNow} bound pod(s) carried no PodScheduled time, startTime or creationTimestamp: boundAt is the import time`,
+    );
   }
   if (skipped.length > 0) {
-    notes.push(`skipped ${summary.skipped} object(s) of other kinds: ${skipped.map((s) => `${s.count} ${s.kind}`).join(', ')}`);
+    notes.push(
+      `skipped ${summary.skipped} object(s) of other kinds: ${skipped.map((s) => `${s.count} ${s.kind}`).join(', ')}`,
+    );
   }
   return notes;
 }
@@ -227,7 +339,8 @@ function podNameOf(value: Obj): string | undefined {
   const name = nameOf(value);
   if (!name) return undefined;
   const metadata = value.metadata as Obj;
-  const namespace = typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : 'default';
+  const namespace =
+    typeof metadata.namespace === 'string' && metadata.namespace !== '' ? metadata.namespace : 'default';
   return `${namespace}/${name}`;
 }
 
@@ -325,8 +438,11 @@ export function mapPod(value: Obj, now: Date, p: Problems): MappedPod | undefine
   const nodeSelector = stringMap(spec.nodeSelector, 'spec.nodeSelector', p);
 
   const rawAffinity = optObject(spec.affinity, 'spec.affinity', p);
-  const droppedPodAffinity = rawAffinity !== undefined && (isObject(rawAffinity.podAffinity) || isObject(rawAffinity.podAntiAffinity));
-  const nodeAffinity = rawAffinity ? mapNodeAffinity(rawAffinity.nodeAffinity, 'spec.affinity.nodeAffinity', p) : undefined;
+  const droppedPodAffinity =
+    rawAffinity !== undefined && (isObject(rawAffinity.podAffinity) || isObject(rawAffinity.podAntiAffinity));
+  const nodeAffinity = rawAffinity
+    ? mapNodeAffinity(rawAffinity.nodeAffinity, 'spec.affinity.nodeAffinity', p)
+    : undefined;
   const affinity: Affinity | null = nodeAffinity ? { nodeAffinity } : null;
 
   const priority = optInteger(spec.priority, 'spec.priority', p) ?? 0;
@@ -339,19 +455,37 @@ export function mapPod(value: Obj, now: Date, p: Problems): MappedPod | undefine
   const conditions = optArray(status.conditions, 'status.conditions', p) ?? [];
   if (nodeName !== null) {
     const scheduledIndex = conditions.findIndex((c) => isObject(c) && c.type === 'PodScheduled' && c.status === 'True');
-    const scheduledAt = scheduledIndex === -1 ? undefined
-      : optTime((conditions[scheduledIndex] as Obj).lastTransitionTime, `status.conditions[${scheduledIndex}].lastTransitionTime`, p);
-    const bound = scheduledAt
-      ?? optTime(status.startTime, 'status.startTime', p)
-      ?? optTime(metadata.creationTimestamp, 'metadata.creationTimestamp', p);
+    const scheduledAt =
+      scheduledIndex === -1
+        ? undefined
+        : optTime(
+            (conditions[scheduledIndex] as Obj).lastTransitionTime,
+            `status.conditions[${scheduledIndex}].lastTransitionTime`,
+            p,
+          );
+    const bound =
+      scheduledAt ??
+      optTime(status.startTime, 'status.startTime', p) ??
+      optTime(metadata.creationTimestamp, 'metadata.creationTimestamp', p);
     boundAt = bound ?? now;
     boundAtIsNow = bound === undefined;
   }
 
   if (name === undefined) return undefined;
   const pod: PodInput = {
-    namespace, name, ...(uid ? { uid } : {}), nodeName, phase, boundAt,
-    tolerations, nodeSelector, affinity, priority, owner, resources, hostNetwork,
+    namespace,
+    name,
+    ...(uid ? { uid } : {}),
+    nodeName,
+    phase,
+    boundAt,
+    tolerations,
+    nodeSelector,
+    affinity,
+    priority,
+    owner,
+    resources,
+    hostNetwork,
   };
   return { pod, droppedPodAffinity, boundAtIsNow };
 }
@@ -383,8 +517,9 @@ function mapNodeAffinity(raw: unknown, field: string, p: Problems): NodeAffinity
   const requiredField = `${field}.requiredDuringSchedulingIgnoredDuringExecution`;
   const required = optObject(obj.requiredDuringSchedulingIgnoredDuringExecution, requiredField, p);
   if (required) {
-    const terms = (optArray(required.nodeSelectorTerms, `${requiredField}.nodeSelectorTerms`, p) ?? [])
-      .map((term, i) => mapSelectorTerm(term, `${requiredField}.nodeSelectorTerms[${i}]`, p));
+    const terms = (optArray(required.nodeSelectorTerms, `${requiredField}.nodeSelectorTerms`, p) ?? []).map((term, i) =>
+      mapSelectorTerm(term, `${requiredField}.nodeSelectorTerms[${i}]`, p),
+    );
     out.requiredDuringSchedulingIgnoredDuringExecution = { nodeSelectorTerms: terms };
   }
   const preferredField = `${field}.preferredDuringSchedulingIgnoredDuringExecution`;
@@ -399,7 +534,9 @@ function mapNodeAffinity(raw: unknown, field: string, p: Problems): NodeAffinity
       };
     });
   }
-  return out.requiredDuringSchedulingIgnoredDuringExecution || out.preferredDuringSchedulingIgnoredDuringExecution ? out : undefined;
+  return out.requiredDuringSchedulingIgnoredDuringExecution || out.preferredDuringSchedulingIgnoredDuringExecution
+    ? out
+    : undefined;
 }
 
 function mapSelectorTerm(raw: unknown, field: string, p: Problems): NodeSelectorTerm {
@@ -468,7 +605,10 @@ function mapResources(spec: Obj, p: Problems): PodResources {
   for (const error of [...requests.errors, ...limits.errors]) {
     const field = `spec.${error.field}`;
     if (!p.list.some((existing) => existing.field === field)) {
-      p.add(field, `Invalid value: ${JSON.stringify(error.value)}: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$' and be non-negative`);
+      p.add(
+        field,
+        `Invalid value: ${JSON.stringify(error.value)}: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$' and be non-negative`,
+      );
     }
   }
   const out: PodResources = {};

@@ -8,7 +8,11 @@
  * The container arithmetic is domain/resources/pod-requests.ts; this file adds limits and pod-level
  * resources, which the importer needs to keep the pod's `resources` as the cluster sees them.
  */
-import { effectivePodRequests, type ContainerResources, type PodRequestsError } from '../../domain/resources/pod-requests';
+import {
+  effectivePodRequests,
+  type ContainerResources,
+  type PodRequestsError,
+} from '../../domain/resources/pod-requests';
 import { fromResourceVector, toResourceVector } from '../../domain/resources/quantity';
 import type { PodResources, ResourceList, ResourceVector } from '../../domain/types';
 
@@ -33,8 +37,15 @@ export function isSupportedPodLevelResource(resource: string): boolean {
 }
 
 /** Pod-level entries replace the aggregate for supported resources (helpers.go `applyPodLevelResources`). */
-function applyPodLevel(vector: ResourceVector, podLevel: ResourceList | undefined, field: string, errors: PodRequestsError[]): void {
-  const supported = Object.fromEntries(Object.entries(podLevel ?? {}).filter(([resource]) => isSupportedPodLevelResource(resource)));
+function applyPodLevel(
+  vector: ResourceVector,
+  podLevel: ResourceList | undefined,
+  field: string,
+  errors: PodRequestsError[],
+): void {
+  const supported = Object.fromEntries(
+    Object.entries(podLevel ?? {}).filter(([resource]) => isSupportedPodLevelResource(resource)),
+  );
   const converted = toResourceVector(supported);
   for (const error of converted.errors) errors.push({ field: `${field}.${error.resource}`, ...error });
   Object.assign(vector, converted.vector);
@@ -42,11 +53,15 @@ function applyPodLevel(vector: ResourceVector, podLevel: ResourceList | undefine
 
 /**
  * `PodRequests`: what the scheduler charges the node for the pod.
- * @example effectivePodRequestsList({ containers: [{ resources: { requests: { cpu: '100m' } } }], initContainers: [{ resources: { requests: { cpu: '1' } } }] }).list
+ * @example effectivePodRequestsList({ containers: [{ resources: { requests: { cpu: '100m' } } }], initContainers: [{
+ * resources: { requests: { cpu: '1' } } }] }).list
  *   // { cpu: '1' }
  */
 export function effectivePodRequestsList(input: PodResourcesInput): ResourceListResult {
-  const { vector, errors } = effectivePodRequests({ containers: input.containers, initContainers: input.initContainers });
+  const { vector, errors } = effectivePodRequests({
+    containers: input.containers,
+    initContainers: input.initContainers,
+  });
   // API defaulting copies a pod-level limit into a missing pod-level request.
   const podLevel = { ...(input.podLevel?.limits ?? {}), ...(input.podLevel?.requests ?? {}) };
   applyPodLevel(vector, podLevel, 'resources.requests', errors);
@@ -62,7 +77,10 @@ export function effectivePodRequestsList(input: PodResourcesInput): ResourceList
  */
 export function effectivePodLimits(input: PodResourcesInput): ResourceListResult {
   const limitsOnly = (containers: readonly ContainerResources[]): ContainerResources[] =>
-    containers.map((c) => ({ restartPolicy: c.restartPolicy, resources: { requests: c.resources?.limits ?? undefined } }));
+    containers.map((c) => ({
+      restartPolicy: c.restartPolicy,
+      resources: { requests: c.resources?.limits ?? undefined },
+    }));
   const { vector, errors } = effectivePodRequests({
     containers: limitsOnly(input.containers),
     initContainers: limitsOnly(input.initContainers),
@@ -87,7 +105,10 @@ function isByteResource(resource: string): boolean {
 /** The largest exact suffix: binary first (`70Mi`), then decimal (`100M`), else the integer. */
 export function formatBytes(amount: number): string {
   if (!Number.isSafeInteger(amount) || amount === 0) return String(amount);
-  for (const [suffixes, base] of [[BINARY_SUFFIXES, 1024], [DECIMAL_SUFFIXES, 1000]] as const) {
+  for (const [suffixes, base] of [
+    [BINARY_SUFFIXES, 1024],
+    [DECIMAL_SUFFIXES, 1000],
+  ] as const) {
     let value = amount;
     let index = -1;
     while (value % base === 0 && index < suffixes.length - 1) {
@@ -102,7 +123,8 @@ export function formatBytes(amount: number): string {
 /**
  * A vector back to quantity strings, exactly: cpu as cores or millicores (fromResourceVector), bytes
  * with the largest suffix that divides them, counts as integers.
- * @example formatResourceList({ cpu: 1100, memory: 73400320, 'nvidia.com/gpu': 1 }) // { cpu: '1100m', memory: '70Mi', 'nvidia.com/gpu': '1' }
+ * @example formatResourceList({ cpu: 1100, memory: 73400320, 'nvidia.com/gpu': 1 }) // { cpu: '1100m', memory: '70Mi',
+ * 'nvidia.com/gpu': '1' }
  */
 export function formatResourceList(vector: ResourceVector): ResourceList {
   const list = fromResourceVector(vector);

@@ -1,5 +1,12 @@
 import { Body, Controller, Headers, HttpCode, Post } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOkResponse, ApiOperation, ApiPayloadTooLargeResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiOkResponse,
+  ApiOperation,
+  ApiPayloadTooLargeResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { Actor } from '../../kernel/auth/principal.decorator';
 import { RequiresRole } from '../../kernel/auth/public.decorator';
 import { ImportService, type ImportResult } from '../import.service';
@@ -11,19 +18,31 @@ const count = { type: 'object', properties: { created: { type: 'integer' }, upda
 export const IMPORT_RESULT_SCHEMA = {
   type: 'object',
   properties: {
-    format: { type: 'string', enum: ['json', 'json-stream', 'yaml'], description: 'how the body was read; json-stream = `kubectl cluster-info dump` stdout' },
+    format: {
+      type: 'string',
+      enum: ['json', 'json-stream', 'yaml'],
+      description: 'how the body was read; json-stream = `kubectl cluster-info dump` stdout',
+    },
     nodes: count,
     pods: count,
-    skipped: { type: 'array', description: 'objects of other kinds, left alone', items: { type: 'object', properties: { kind: { type: 'string' }, count: { type: 'integer' } } } },
+    skipped: {
+      type: 'array',
+      description: 'objects of other kinds, left alone',
+      items: { type: 'object', properties: { kind: { type: 'string' }, count: { type: 'integer' } } },
+    },
     errors: {
       type: 'array',
-      description: 'items left out; the rest was imported. Structural problems carry `index`/`document` and the manifest path; validation problems the field in taintwise JSON and the Kubernetes message',
+      description:
+        'items left out; the rest was imported. Structural problems carry `index`/`document` and the manifest path; validation problems the field in taintwise JSON and the Kubernetes message',
       items: {
         type: 'object',
         properties: {
           index: { type: 'integer', description: '0-based item index over all documents (structural problems)' },
-          document: { type: 'integer' }, kind: { type: 'string', example: 'Node' }, name: { type: 'string', example: 'node-1' },
-          field: { type: 'string', example: 'taints[0].effect' }, message: { type: 'string' },
+          document: { type: 'integer' },
+          kind: { type: 'string', example: 'Node' },
+          name: { type: 'string', example: 'node-1' },
+          field: { type: 'string', example: 'taints[0].effect' },
+          message: { type: 'string' },
         },
       },
     },
@@ -32,9 +51,17 @@ export const IMPORT_RESULT_SCHEMA = {
     summary: {
       type: 'object',
       properties: {
-        documents: { type: 'integer' }, items: { type: 'integer' }, nodes: { type: 'integer' }, pods: { type: 'integer' },
-        podsByPhase: { type: 'object', additionalProperties: { type: 'integer' } }, inactivePods: { type: 'integer' }, unboundPods: { type: 'integer' },
-        podAffinityDropped: { type: 'integer' }, boundAtDefaultedToNow: { type: 'integer' }, skipped: { type: 'integer' }, errors: { type: 'integer' },
+        documents: { type: 'integer' },
+        items: { type: 'integer' },
+        nodes: { type: 'integer' },
+        pods: { type: 'integer' },
+        podsByPhase: { type: 'object', additionalProperties: { type: 'integer' } },
+        inactivePods: { type: 'integer' },
+        unboundPods: { type: 'integer' },
+        podAffinityDropped: { type: 'integer' },
+        boundAtDefaultedToNow: { type: 'integer' },
+        skipped: { type: 'integer' },
+        errors: { type: 'integer' },
         invalid: { type: 'integer', description: 'items that failed Kubernetes validation or clashed on uid' },
         podsOnUnknownNodes: { type: 'integer', description: 'pods imported bound to a node taintwise does not have' },
         durationMs: { type: 'integer' },
@@ -48,12 +75,32 @@ const EXAMPLE_RESULT: ImportResult = {
   nodes: { created: 7, updated: 0 },
   pods: { created: 20, updated: 0 },
   skipped: [{ kind: 'Service', count: 2 }],
-  errors: [{ kind: 'Node', name: 'bad-1', field: 'taints[0].effect', message: 'taints[0].effect: Unsupported value: "NoScheduled": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"' }],
+  errors: [
+    {
+      kind: 'Node',
+      name: 'bad-1',
+      field: 'taints[0].effect',
+      message:
+        'taints[0].effect: Unsupported value: "NoScheduled": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"',
+    },
+  ],
   evictions: { immediate: 0, scheduled: 0, cancelled: 0, retimed: 0 },
   notes: ['skipped 2 object(s) of other kinds: 2 Service'],
   summary: {
-    documents: 1, items: 30, nodes: 8, pods: 20, podsByPhase: { Running: 18, Pending: 2 }, inactivePods: 0, unboundPods: 2,
-    podAffinityDropped: 0, boundAtDefaultedToNow: 0, skipped: 2, errors: 1, invalid: 1, podsOnUnknownNodes: 0, durationMs: 42,
+    documents: 1,
+    items: 30,
+    nodes: 8,
+    pods: 20,
+    podsByPhase: { Running: 18, Pending: 2 },
+    inactivePods: 0,
+    unboundPods: 2,
+    podAffinityDropped: 0,
+    boundAtDefaultedToNow: 0,
+    skipped: 2,
+    errors: 1,
+    invalid: 1,
+    podsOnUnknownNodes: 0,
+    durationMs: 42,
   },
 };
 
@@ -99,13 +146,36 @@ export class ImportController {
     schema: { type: 'string', description: 'kubectl JSON or YAML output' },
     examples: {
       yaml: { summary: 'kubectl get nodes,pods -A -o yaml', value: SMALL_LIST },
-      json: { summary: 'a NodeList', value: { apiVersion: 'v1', kind: 'NodeList', items: [{ metadata: { name: 'node-1', labels: { zone: 'a' } }, spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] }, status: { allocatable: { cpu: '4', memory: '16Gi', pods: '110' } } }] } },
+      json: {
+        summary: 'a NodeList',
+        value: {
+          apiVersion: 'v1',
+          kind: 'NodeList',
+          items: [
+            {
+              metadata: { name: 'node-1', labels: { zone: 'a' } },
+              spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }] },
+              status: { allocatable: { cpu: '4', memory: '16Gi', pods: '110' } },
+            },
+          ],
+        },
+      },
     },
   })
-  @ApiOkResponse({ description: 'Imported: counts, items left out, notes', schema: { ...IMPORT_RESULT_SCHEMA, example: EXAMPLE_RESULT } })
-  @ApiPayloadTooLargeResponse({ description: 'Body over BODY_LIMIT_BYTES (default 32 MB)', content: { 'application/problem+json': { schema: PROBLEM_SCHEMA } } })
+  @ApiOkResponse({
+    description: 'Imported: counts, items left out, notes',
+    schema: { ...IMPORT_RESULT_SCHEMA, example: EXAMPLE_RESULT },
+  })
+  @ApiPayloadTooLargeResponse({
+    description: 'Body over BODY_LIMIT_BYTES (default 32 MB)',
+    content: { 'application/problem+json': { schema: PROBLEM_SCHEMA } },
+  })
   @ApiProblems(400)
-  async importManifests(@Body() body: unknown, @Headers('content-type') contentType: string | undefined, @Actor() actor: Actor): Promise<ImportResult> {
+  async importManifests(
+    @Body() body: unknown,
+    @Headers('content-type') contentType: string | undefined,
+    @Actor() actor: Actor,
+  ): Promise<ImportResult> {
     return this.imports.import(body, contentType, actor);
   }
 }

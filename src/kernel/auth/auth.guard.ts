@@ -8,7 +8,10 @@ import { IS_PUBLIC, REQUIRED_ROLE } from './public.decorator';
 import type { RequestWithPrincipal } from './request-principal';
 import { roleAtLeast, type Principal, type Role } from './roles';
 
-/** Every REST route and GraphQL field checks the caller's role (issue 7). 401 without/with a wrong key, 403 when too low. */
+/**
+ * Every REST route and GraphQL field checks the caller's role (issue 7). 401 without/with a wrong key, 403 when too
+ * low.
+ */
 @Injectable()
 export class AuthGuard implements CanActivate {
   constructor(

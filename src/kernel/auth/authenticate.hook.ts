@@ -29,7 +29,8 @@ export function installAuthentication(fastify: FastifyInstance, keys: ApiKeys): 
   fastify.addHook('onRequest', async (request: FastifyRequest) => {
     if (request.method === 'OPTIONS' || PUBLIC_PATHS.has(pathOf(request.url))) return;
     const req = request as RequestWithPrincipal;
-    req.principal ??= authenticate(keys, request.headers.authorization); // the rate limiter may have verified the key already
+    // the rate limiter may have verified the key already
+    req.principal ??= authenticate(keys, request.headers.authorization);
   });
 }
 
@@ -55,10 +56,16 @@ export function graphqlWsAuthentication(keys: ApiKeys) {
     onConnect: (ctx: WsContext): boolean => {
       const raw = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
       try {
-        (ctx as WsContext & { principal?: Principal }).principal = authenticate(keys, typeof raw === 'string' ? raw : undefined);
+        (ctx as WsContext & { principal?: Principal }).principal = authenticate(
+          keys,
+          typeof raw === 'string' ? raw : undefined,
+        );
         return true;
       } catch (e) {
-        (ctx.extra as { socket?: { close(code: number, reason: string): void } }).socket?.close(4401, e instanceof Error ? e.message : 'Unauthorized');
+        (ctx.extra as { socket?: { close(code: number, reason: string): void } }).socket?.close(
+          4401,
+          e instanceof Error ? e.message : 'Unauthorized',
+        );
         return false;
       }
     },

@@ -12,4 +12,5 @@ export const Public = () => SetMetadata(IS_PUBLIC, true);
  * The lowest role allowed to call a route or resolver; without it, `viewer`. Also published in the
  * OpenAPI document as `x-required-role`, which the security e2e tests check against API.md's policy.
  */
-export const RequiresRole = (role: Role) => applyDecorators(SetMetadata(REQUIRED_ROLE, role), ApiExtension('x-required-role', role));
+export const RequiresRole = (role: Role) =>
+  applyDecorators(SetMetadata(REQUIRED_ROLE, role), ApiExtension('x-required-role', role));

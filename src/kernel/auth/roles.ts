@@ -1,4 +1,6 @@
-/** API.md: viewer (reads and decisions) < operator (taints, cordon, conditions, pods, bindings) < admin (everything). */
+/**
+ * API.md: viewer (reads and decisions) < operator (taints, cordon, conditions, pods, bindings) < admin (everything).
+ */
 export const ROLES = ['viewer', 'operator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 

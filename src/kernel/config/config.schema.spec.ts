@@ -2,10 +2,31 @@ import { loadConfig, ConfigError } from './config.schema';
 
 const key = 'a'.repeat(64);
 const cases = [
-  { description: 'defaults on an empty environment', env: {}, check: (c: ReturnType<typeof loadConfig>) => c.PORT === 3000 && c.HOST === '0.0.0.0' && c.DATA_DIR === './.data' && c.COMPARISON_OPERATORS && c.DATABASE_URL === undefined },
-  { description: 'COMPARISON_OPERATORS=false turns the gate off (SEMANTICS A.1)', env: { COMPARISON_OPERATORS: 'false' }, check: (c: ReturnType<typeof loadConfig>) => c.COMPARISON_OPERATORS === false },
-  { description: 'API_KEYS entries are parsed', env: { API_KEYS: `ops:operator:${key}, root:admin:${key}` }, check: (c: ReturnType<typeof loadConfig>) => c.API_KEYS.length === 2 },
-  { description: 'an empty DATABASE_URL means embedded', env: { DATABASE_URL: '' }, check: (c: ReturnType<typeof loadConfig>) => c.DATABASE_URL === undefined },
+  {
+    description: 'defaults on an empty environment',
+    env: {},
+    check: (c: ReturnType<typeof loadConfig>) =>
+      c.PORT === 3000 &&
+      c.HOST === '0.0.0.0' &&
+      c.DATA_DIR === './.data' &&
+      c.COMPARISON_OPERATORS &&
+      c.DATABASE_URL === undefined,
+  },
+  {
+    description: 'COMPARISON_OPERATORS=false turns the gate off (SEMANTICS A.1)',
+    env: { COMPARISON_OPERATORS: 'false' },
+    check: (c: ReturnType<typeof loadConfig>) => c.COMPARISON_OPERATORS === false,
+  },
+  {
+    description: 'API_KEYS entries are parsed',
+    env: { API_KEYS: `ops:operator:${key}, root:admin:${key}` },
+    check: (c: ReturnType<typeof loadConfig>) => c.API_KEYS.length === 2,
+  },
+  {
+    description: 'an empty DATABASE_URL means embedded',
+    env: { DATABASE_URL: '' },
+    check: (c: ReturnType<typeof loadConfig>) => c.DATABASE_URL === undefined,
+  },
 ];
 
 const bad = [

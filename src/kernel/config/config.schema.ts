@@ -34,12 +34,20 @@ export const configSchema = z.object({
   DATA_DIR: z.string().min(1).default('./.data'),
   REDIS_URL: optionalUrl(['redis://', 'rediss://']),
   /** Prefix of every Redis key and queue, so several deployments (or test runs) can share a server. */
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, - and _ only').default('taintwise'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,40}$/, 'letters, digits, - and _ only')
+    .default('taintwise'),
   /** `name:role:sha256hex`, comma-separated; absent = open (refused in production). */
   API_KEYS: z
     .string()
     .optional()
-    .transform((v) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean))
+    .transform((v) =>
+      (v ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .refine((entries) => entries.every((e) => API_KEY_ENTRY.test(e)), {
       message: 'each entry must be name:role:sha256hex with role viewer, operator or admin',
     }),
@@ -83,7 +91,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const config = parsed.data;
   if (config.NODE_ENV === 'production' && config.API_KEYS.length === 0) {
-    throw new ConfigError('Invalid configuration:\n  API_KEYS: required when NODE_ENV=production (the service refuses to run open)');
+    throw new ConfigError(
+      'Invalid configuration:\n  API_KEYS: required when NODE_ENV=production (the service refuses to run open)',
+    );
   }
   return config;
 }

@@ -21,7 +21,9 @@ export function toAppError(error: unknown): AppError {
   if (error instanceof KubectlTaintError) return fromKubectlTaint(error);
   if (error instanceof LabelSelectorError) {
     const message = `Invalid value: ${JSON.stringify(error.selector)}: ${error.message}`;
-    return new AppError('BadRequest', `labelSelector: ${error.message}`, [{ field: 'labelSelector', type: 'Invalid value', message }]);
+    return new AppError('BadRequest', `labelSelector: ${error.message}`, [
+      { field: 'labelSelector', type: 'Invalid value', message },
+    ]);
   }
   if (error instanceof Error) {
     const state = fromSqlState(error);
@@ -40,9 +42,10 @@ const TIMED_OUT = 'the database did not answer in time; retry later';
 function fromKubectlTaint(error: KubectlTaintError): AppError {
   const kind = KUBECTL_TAINT_KINDS[error.code];
   if (error.node === undefined) {
-    const fieldErrors = error.code === 'InvalidSpec' || error.code === 'AddAndRemove'
-      ? [{ field: 'taints', type: 'Invalid value' as const, message: `Invalid value: ${error.message}` }]
-      : [];
+    const fieldErrors =
+      error.code === 'InvalidSpec' || error.code === 'AddAndRemove'
+        ? [{ field: 'taints', type: 'Invalid value' as const, message: `Invalid value: ${error.message}` }]
+        : [];
     return new AppError(kind, error.message, fieldErrors);
   }
   const message = error.code === 'NotFound' ? `node ${error.node}: ${error.message}` : error.message;
@@ -54,10 +57,12 @@ function fromKubectlTaint(error: KubectlTaintError): AppError {
  * `meta.driverAdapterError.cause.originalCode` (raw queries and errors the adapter does not name).
  */
 function sqlStateOf(error: Error): string | undefined {
-  const meta = (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; code?: unknown } } } }).meta;
+  const meta = (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown; code?: unknown } } } })
+    .meta;
   const cause = meta?.driverAdapterError?.cause;
   for (const candidate of [cause?.originalCode, cause?.code, (error as { code?: unknown }).code]) {
-    if (typeof candidate === 'string' && /^[0-9A-Z]{5}$/.test(candidate) && !/^P\d{4}$/.test(candidate)) return candidate;
+    if (typeof candidate === 'string' && /^[0-9A-Z]{5}$/.test(candidate) && !/^P\d{4}$/.test(candidate))
+      return candidate;
   }
   return undefined;
 }
@@ -67,11 +72,17 @@ function fromSqlState(error: Error): AppError | undefined {
   const state = sqlStateOf(error);
   if (!state) return undefined;
   if (state === '57014') return new AppError('Unavailable', TIMED_OUT); // statement_timeout (DB_STATEMENT_TIMEOUT_MS)
-  if (state === '40001' || state === '40P01' || state === '55P03') return new AppError('Conflict', 'write conflict with a concurrent change; retry');
-  if (state.startsWith('08') || state.startsWith('53') || state.startsWith('57P')) return new AppError('Unavailable', 'the database is unavailable; retry later');
+  if (state === '40001' || state === '40P01' || state === '55P03')
+    return new AppError('Conflict', 'write conflict with a concurrent change; retry');
+  if (state.startsWith('08') || state.startsWith('53') || state.startsWith('57P'))
+    return new AppError('Unavailable', 'the database is unavailable; retry later');
   // Data exceptions (a NUL character, a number out of range...) and values too large to index: the
   // structural checks should have refused them already; never a 500 for bad input.
-  if (state.startsWith('22') || state === '54000') return new AppError('BadRequest', 'the database refused a value in the request (too large, or a character PostgreSQL cannot store such as \\u0000)');
+  if (state.startsWith('22') || state === '54000')
+    return new AppError(
+      'BadRequest',
+      'the database refused a value in the request (too large, or a character PostgreSQL cannot store such as \\u0000)',
+    );
   return undefined;
 }
 
@@ -103,13 +114,15 @@ function fromPrisma(error: Error): AppError | undefined {
   }
 }
 
-const TIMEOUT = /statement timeout|canceling statement due to statement timeout|Transaction API error|Unable to start a transaction in the given time|expired transaction/i;
+const TIMEOUT =
+  /statement timeout|canceling statement due to statement timeout|Transaction API error|Unable to start a transaction in the given time|expired transaction/i;
 
 function isTimeout(error: Error): boolean {
   return TIMEOUT.test(`${error.message} ${String((error as { cause?: unknown }).cause ?? '')}`);
 }
 
-const UNAVAILABLE = /ECONNREFUSED|ECONNRESET|Connection terminated|connect ETIMEDOUT|timeout exceeded when trying to connect|terminating connection|Can't reach database|the database system is (starting up|shutting down)|statement timeout|canceling statement due to statement timeout|DatabaseNotReachable|Server has closed the connection/i;
+const UNAVAILABLE =
+  /ECONNREFUSED|ECONNRESET|Connection terminated|connect ETIMEDOUT|timeout exceeded when trying to connect|terminating connection|Can't reach database|the database system is (starting up|shutting down)|statement timeout|canceling statement due to statement timeout|DatabaseNotReachable|Server has closed the connection/i;
 
 function isUnavailable(error: Error): boolean {
   const text = `${error.name} ${error.message} ${String((error as { cause?: unknown }).cause ?? '')}`;

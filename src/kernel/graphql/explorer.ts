@@ -72,7 +72,13 @@ export function registerExplorer(app: FastifyInstance, graphqlPath = '/graphql')
       acceptEncoding: request.headers['accept-encoding'],
       disallowDevAssets: true,
     });
-    if (!file) return reply.status(404).header('content-type', 'application/problem+json').send(JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404, detail: 'no such explorer asset' }));
+    if (!file)
+      return reply
+        .status(404)
+        .header('content-type', 'application/problem+json')
+        .send(
+          JSON.stringify({ type: 'about:blank', title: 'Not Found', status: 404, detail: 'no such explorer asset' }),
+        );
     return reply.headers(file.headers).send(file.content);
   });
 }

@@ -1,12 +1,27 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { getOperationAST, getVariableValues, GraphQLError, type ASTNode, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, Kind, type ValidationContext, type ValidationRule } from 'graphql';
+import {
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  type ASTNode,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  Kind,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
 
-/** Rejects a query nested deeper than `maxDepth` fields (introspection included; its deepest is ~13, so the check skips `__schema`). */
+/**
+ * Rejects a query nested deeper than `maxDepth` fields (introspection included; its deepest is ~13, so the check skips
+ * `__schema`).
+ */
 export function depthLimit(maxDepth: number): ValidationRule {
   return (context: ValidationContext) => {
     const fragments = new Map<string, FragmentDefinitionNode>();
-    for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+    for (const def of context.getDocument().definitions)
+      if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
     const depthOf = (node: ASTNode, depth: number, seen: Set<string>): number => {
       if (!('selectionSet' in node) || !node.selectionSet) return depth;
       let max = depth;
@@ -27,7 +42,12 @@ export function depthLimit(maxDepth: number): ValidationRule {
       OperationDefinition(node) {
         const depth = depthOf(node, 0, new Set());
         if (depth > maxDepth) {
-          context.reportError(new GraphQLError(`query depth ${depth} exceeds the limit of ${maxDepth}`, { nodes: [node], extensions: { code: 'QUERY_TOO_DEEP' } }));
+          context.reportError(
+            new GraphQLError(`query depth ${depth} exceeds the limit of ${maxDepth}`, {
+              nodes: [node],
+              extensions: { code: 'QUERY_TOO_DEEP' },
+            }),
+          );
         }
       },
     };
@@ -42,7 +62,10 @@ export function complexityLimit(maxComplexity: number): ApolloServerPlugin {
         async didResolveOperation({ request, document, schema }) {
           let error: GraphQLError | undefined;
           try {
-            error = complexityError({ schema, document, operationName: request.operationName, variableValues: request.variables }, maxComplexity);
+            error = complexityError(
+              { schema, document, operationName: request.operationName, variableValues: request.variables },
+              maxComplexity,
+            );
           } catch {
             // Variables that do not fit their types: execution refuses them (BAD_USER_INPUT, 400) before
             // any resolver runs, so there is no cost to bound. Thrown from here they would be a 500.
@@ -57,7 +80,12 @@ export function complexityLimit(maxComplexity: number): ApolloServerPlugin {
 
 /** The complexity check on its own, for transports Apollo does not serve (graphql-ws). */
 export function complexityError(
-  args: { schema: GraphQLSchema; document: DocumentNode; operationName?: string | null; variableValues?: Record<string, unknown> | null },
+  args: {
+    schema: GraphQLSchema;
+    document: DocumentNode;
+    operationName?: string | null;
+    variableValues?: Record<string, unknown> | null;
+  },
   maxComplexity: number,
 ): GraphQLError | undefined {
   // graphql-query-complexity coerces the variables itself, without an error limit: a list of 20,000
@@ -65,7 +93,9 @@ export function complexityError(
   // execution anyway (BAD_USER_INPUT) before any resolver runs.
   const operation = getOperationAST(args.document, args.operationName ?? undefined);
   if (!operation) return undefined;
-  const coerced = getVariableValues(args.schema, operation.variableDefinitions ?? [], args.variableValues ?? {}, { maxErrors: 1 });
+  const coerced = getVariableValues(args.schema, operation.variableDefinitions ?? [], args.variableValues ?? {}, {
+    maxErrors: 1,
+  });
   if (coerced.errors) throw coerced.errors[0];
   const complexity = getComplexity({
     schema: args.schema,

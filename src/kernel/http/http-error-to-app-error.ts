@@ -3,8 +3,17 @@ import { AppError, type ErrorKind } from '../errors/app-error';
 import { toAppError } from '../errors/to-app-error';
 
 const STATUS_KINDS: Record<number, ErrorKind> = {
-  400: 'BadRequest', 401: 'Unauthenticated', 403: 'Forbidden', 404: 'NotFound', 405: 'NotFound',
-  409: 'Conflict', 413: 'PayloadTooLarge', 415: 'BadRequest', 422: 'Invalid', 429: 'RateLimited', 503: 'Unavailable',
+  400: 'BadRequest',
+  401: 'Unauthenticated',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'NotFound',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  415: 'BadRequest',
+  422: 'Invalid',
+  429: 'RateLimited',
+  503: 'Unavailable',
 };
 
 /**
@@ -16,14 +25,24 @@ export function httpErrorToAppError(error: unknown): AppError {
     const status = error.getStatus();
     const kind = STATUS_KINDS[status] ?? (status >= 500 ? 'Internal' : 'BadRequest');
     const response = error.getResponse();
-    const message = typeof response === 'object' && response && 'message' in response
-      ? [response.message].flat().join('; ')
-      : error.message;
-    if (status === 400 && /JSON/.test(message) && !message.startsWith('malformed')) return new AppError('BadRequest', `malformed JSON body: ${message}`);
-    return new AppError(kind, status === 404 && /^Cannot /.test(message) ? `no route for ${message.replace(/^Cannot /, '')}` : message);
+    const message =
+      typeof response === 'object' && response && 'message' in response
+        ? [response.message].flat().join('; ')
+        : error.message;
+    if (status === 400 && /JSON/.test(message) && !message.startsWith('malformed'))
+      return new AppError('BadRequest', `malformed JSON body: ${message}`);
+    return new AppError(
+      kind,
+      status === 404 && /^Cannot /.test(message) ? `no route for ${message.replace(/^Cannot /, '')}` : message,
+    );
   }
   const fastifyError = error as { statusCode?: number; code?: string; message?: string };
-  if (typeof fastifyError?.statusCode === 'number' && typeof fastifyError.code === 'string' && fastifyError.code.startsWith('FST_') && !/JSON/.test(fastifyError.code)) {
+  if (
+    typeof fastifyError?.statusCode === 'number' &&
+    typeof fastifyError.code === 'string' &&
+    fastifyError.code.startsWith('FST_') &&
+    !/JSON/.test(fastifyError.code)
+  ) {
     const status = fastifyError.statusCode;
     const kind = STATUS_KINDS[status] ?? (status >= 500 ? 'Internal' : 'BadRequest');
     return new AppError(kind, describeFastifyError(fastifyError.code, fastifyError.message ?? ''));

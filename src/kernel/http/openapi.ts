@@ -10,9 +10,17 @@ export function registerOpenApi(app: INestApplication): void {
         'kubectl-style taint mutations and durable NoExecute evictions. Errors are application/problem+json (RFC 9457).',
     )
     .setVersion('1')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key (API_KEYS); roles viewer < operator < admin' })
+    .addBearerAuth({
+      type: 'http',
+      scheme: 'bearer',
+      description: 'API key (API_KEYS); roles viewer < operator < admin',
+    })
     .addSecurityRequirements('bearer')
     .build();
   const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (_controller, method) => method });
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', yamlDocumentUrl: 'docs-yaml', customSiteTitle: 'taintwise API' });
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs-json',
+    yamlDocumentUrl: 'docs-yaml',
+    customSiteTitle: 'taintwise API',
+  });
 }

@@ -1,4 +1,4 @@
-import type { Taint, Toleration } from '../../domain/types';
+import type { Toleration } from '../../domain/types';
 import type { StoredNode, StoredPod } from '../model/stored-objects';
 import { taintToJson } from '../model/taint-json';
 
@@ -11,7 +11,10 @@ export function presentNode(n: StoredNode): Record<string, unknown> {
     labels: n.labels,
     taints: n.taints.map(presentTaint),
     unschedulable: n.unschedulable,
-    conditions: n.conditions.map((c) => ({ ...c, ...(c.lastTransitionTime ? { lastTransitionTime: new Date(c.lastTransitionTime).toISOString() } : {}) })),
+    conditions: n.conditions.map((c) => ({
+      ...c,
+      ...(c.lastTransitionTime ? { lastTransitionTime: new Date(c.lastTransitionTime).toISOString() } : {}),
+    })),
     allocatable: n.allocatable,
     resourceVersion: n.resourceVersion,
     createdAt: n.createdAt.toISOString(),

@@ -15,7 +15,12 @@ export class ProblemJsonFilter implements ExceptionFilter {
   }
 }
 
-export function sendProblem(request: FastifyRequest, reply: FastifyReply, exception: unknown, logger: Pick<Logger, 'error'>): void {
+export function sendProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  exception: unknown,
+  logger: Pick<Logger, 'error'>,
+): void {
   const error = httpErrorToAppError(exception);
   if (error.kind === 'Internal') {
     logger.error({ msg: 'unhandled error', requestId: request.id, err: describe(exception) });
@@ -24,7 +29,10 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, except
   if (error.kind === 'RateLimited' && typeof error.extra.retryAfterSeconds === 'number') {
     void reply.header('retry-after', String(error.extra.retryAfterSeconds));
   }
-  void reply.status(body.status).header('content-type', 'application/problem+json; charset=utf-8').send(JSON.stringify(body));
+  void reply
+    .status(body.status)
+    .header('content-type', 'application/problem+json; charset=utf-8')
+    .send(JSON.stringify(body));
 }
 
 function describe(e: unknown): unknown {

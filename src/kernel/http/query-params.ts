@@ -18,7 +18,11 @@ export function installQueryParameterCheck(fastify: FastifyInstance): void {
     throw new AppError(
       'BadRequest',
       `query parameter${repeated.length > 1 ? 's' : ''} ${repeated.map((k) => JSON.stringify(k)).join(', ')} given more than once; give each once`,
-      repeated.map((k) => ({ field: k, type: 'Invalid value' as const, message: 'Invalid value: given more than once' })),
+      repeated.map((k) => ({
+        field: k,
+        type: 'Invalid value' as const,
+        message: 'Invalid value: given more than once',
+      })),
     );
   });
 }

@@ -78,4 +78,3 @@ function callerId(request: RequestWithPrincipal, keys: ApiKeys): string {
   }
   return `ip:${request.ip}`;
 }
-

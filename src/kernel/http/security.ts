@@ -8,7 +8,11 @@ import type { AppConfig } from '../config/config.schema';
  * Security headers and CORS. The CSP allows inline scripts/styles because the GraphQL explorer and
  * the OpenAPI UI (both served from this origin) need them; nothing is loaded from another origin.
  */
-export async function installSecurity(_app: INestApplication, fastify: FastifyInstance, config: AppConfig): Promise<void> {
+export async function installSecurity(
+  _app: INestApplication,
+  fastify: FastifyInstance,
+  config: AppConfig,
+): Promise<void> {
   await fastify.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -23,7 +27,9 @@ export async function installSecurity(_app: INestApplication, fastify: FastifyIn
     },
     crossOriginEmbedderPolicy: false,
   });
-  const origins = config.CORS_ORIGINS.split(',').map((s) => s.trim()).filter(Boolean);
+  const origins = config.CORS_ORIGINS.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (origins.length > 0) {
     await fastify.register(cors, {
       origin: origins.includes('*') ? true : origins,

@@ -15,16 +15,30 @@ export function createRootLogger(level: string): Logger {
 export class JsonLogger implements LoggerService {
   constructor(private readonly root: Logger) {}
 
-  log(message: unknown, context?: string): void { this.write('info', message, context); }
+  log(message: unknown, context?: string): void {
+    this.write('info', message, context);
+  }
   error(message: unknown, trace?: string, context?: string): void {
     this.write('error', message, context ?? (trace && !trace.includes('\n') ? trace : undefined));
   }
-  warn(message: unknown, context?: string): void { this.write('warn', message, context); }
-  debug(message: unknown, context?: string): void { this.write('debug', message, context); }
-  verbose(message: unknown, context?: string): void { this.write('trace', message, context); }
-  fatal(message: unknown, context?: string): void { this.write('fatal', message, context); }
+  warn(message: unknown, context?: string): void {
+    this.write('warn', message, context);
+  }
+  debug(message: unknown, context?: string): void {
+    this.write('debug', message, context);
+  }
+  verbose(message: unknown, context?: string): void {
+    this.write('trace', message, context);
+  }
+  fatal(message: unknown, context?: string): void {
+    this.write('fatal', message, context);
+  }
 
-  private write(level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, context?: string): void {
+  private write(
+    level: 'info' | 'error' | 'warn' | 'debug' | 'trace' | 'fatal',
+    message: unknown,
+    context?: string,
+  ): void {
     if (message !== null && typeof message === 'object') this.root[level]({ context, ...(message as object) });
     else this.root[level]({ context }, String(message));
   }

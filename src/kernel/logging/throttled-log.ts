@@ -2,7 +2,11 @@
  * Logs a recurring message at most once per interval, with how many were suppressed in between:
  * a backend that is down (Redis, PostgreSQL) reports every retry, which would flood the log.
  */
-export function throttledLog<A extends unknown[]>(log: (suppressed: number, ...args: A) => void, intervalMs: number, now: () => number = Date.now): (...args: A) => void {
+export function throttledLog<A extends unknown[]>(
+  log: (suppressed: number, ...args: A) => void,
+  intervalMs: number,
+  now: () => number = Date.now,
+): (...args: A) => void {
   let last = -Infinity;
   let suppressed = 0;
   return (...args: A) => {

@@ -1,4 +1,13 @@
-import type { Affinity, NodeCondition, OwnerRef, PodResources, ResourceList, ResourceVector, Taint, Toleration } from '../../domain/types';
+import type {
+  Affinity,
+  NodeCondition,
+  OwnerRef,
+  PodResources,
+  ResourceList,
+  ResourceVector,
+  Taint,
+  Toleration,
+} from '../../domain/types';
 
 /** A node as taintwise stores it (API.md "Node"): the repositories return these, never Prisma rows. */
 export interface StoredNode {

@@ -12,7 +12,10 @@ export interface ReadinessResult {
   checks: Record<string, { ok: boolean; error?: string; ms: number }>;
 }
 
-export async function runReadinessChecks(checks: readonly ReadinessCheck[], timeoutMs = 2000): Promise<ReadinessResult> {
+export async function runReadinessChecks(
+  checks: readonly ReadinessCheck[],
+  timeoutMs = 2000,
+): Promise<ReadinessResult> {
   const results = await Promise.all(
     checks.map(async (c) => {
       const started = performance.now();
@@ -20,7 +23,10 @@ export async function runReadinessChecks(checks: readonly ReadinessCheck[], time
         await withTimeout(c.check(), timeoutMs, `${c.name} did not answer within ${timeoutMs} ms`);
         return [c.name, { ok: true, ms: Math.round(performance.now() - started) }] as const;
       } catch (e) {
-        return [c.name, { ok: false, error: e instanceof Error ? e.message : String(e), ms: Math.round(performance.now() - started) }] as const;
+        return [
+          c.name,
+          { ok: false, error: e instanceof Error ? e.message : String(e), ms: Math.round(performance.now() - started) },
+        ] as const;
       }
     }),
   );

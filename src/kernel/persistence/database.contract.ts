@@ -1,10 +1,6 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Prisma } from '../../generated/prisma/client';
-import { migrateDatabase, openDatabase, type Database } from './database';
+import { type Database } from './database';
 import { readMigrations } from './migrations';
-import { createTempDatabase, type TempDatabase } from './testing/temp-postgres';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const MIGRATIONS = readMigrations().map((m) => m.name);
@@ -52,8 +48,12 @@ export function sharedDatabaseTests(open: () => Promise<Database>) {
   });
 
   it('maps unique violations to P2002 (taints unique by node, key and effect)', async () => {
-    await db.prisma.node.create({ data: { name: 'n2', taints: { create: [{ key: 'k', effect: 'NoSchedule', position: 0 }] } } });
-    const error = await db.prisma.taint.create({ data: { nodeName: 'n2', key: 'k', effect: 'NoSchedule', position: 1 } }).catch((e: unknown) => e);
+    await db.prisma.node.create({
+      data: { name: 'n2', taints: { create: [{ key: 'k', effect: 'NoSchedule', position: 0 }] } },
+    });
+    const error = await db.prisma.taint
+      .create({ data: { nodeName: 'n2', key: 'k', effect: 'NoSchedule', position: 1 } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Prisma.PrismaClientKnownRequestError);
     expect((error as Prisma.PrismaClientKnownRequestError).code).toBe('P2002');
     await db.prisma.taint.create({ data: { nodeName: 'n2', key: 'k', effect: 'NoExecute', position: 1 } });
@@ -63,7 +63,9 @@ export function sharedDatabaseTests(open: () => Promise<Database>) {
     await expect(
       db.prisma.$transaction(async (tx) => {
         await tx.node.create({ data: { name: 'doomed' } });
-        await tx.event.create({ data: { type: 'NodeUpserted', actor: 'test', subjectKind: 'Node', subjectName: 'doomed' } });
+        await tx.event.create({
+          data: { type: 'NodeUpserted', actor: 'test', subjectKind: 'Node', subjectName: 'doomed' },
+        });
         expect(await tx.node.count({ where: { name: 'doomed' } })).toBe(1);
         throw new Error('boom');
       }),
@@ -83,7 +85,9 @@ export function sharedDatabaseTests(open: () => Promise<Database>) {
     };
     await expect(
       db.prisma.$transaction(async (tx) => {
-        await tx.event.create({ data: { type: 'EvictionScheduled', actor: 'test', subjectKind: 'Pod', subjectName: 'default/web-9' } });
+        await tx.event.create({
+          data: { type: 'EvictionScheduled', actor: 'test', subjectKind: 'Pod', subjectName: 'default/web-9' },
+        });
         await tx.eviction.create({ data: eviction });
         await tx.eviction.create({ data: eviction });
       }),
@@ -117,8 +121,12 @@ export function sharedDatabaseTests(open: () => Promise<Database>) {
   });
 
   it('stores events with bigint ids in insertion order', async () => {
-    const a = await db.prisma.event.create({ data: { type: 'NodeUpserted', actor: 'test', subjectKind: 'Node', subjectName: 'n2', data: { x: 1 } } });
-    const b = await db.prisma.event.create({ data: { type: 'NodeDeleted', actor: 'test', requestId: 'r-1', subjectKind: 'Node', subjectName: 'n2' } });
+    const a = await db.prisma.event.create({
+      data: { type: 'NodeUpserted', actor: 'test', subjectKind: 'Node', subjectName: 'n2', data: { x: 1 } },
+    });
+    const b = await db.prisma.event.create({
+      data: { type: 'NodeDeleted', actor: 'test', requestId: 'r-1', subjectKind: 'Node', subjectName: 'n2' },
+    });
     expect(typeof a.id).toBe('bigint');
     expect(b.id > a.id).toBe(true);
   });

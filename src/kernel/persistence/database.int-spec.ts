@@ -1,11 +1,6 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Prisma } from '../../generated/prisma/client';
-import { migrateDatabase, openDatabase, type Database } from './database';
-import { readMigrations } from './migrations';
+import { openDatabase } from './database';
 import { createTempDatabase, type TempDatabase } from './testing/temp-postgres';
-import { sleep, MIGRATIONS, sharedDatabaseTests } from './database.contract';
+import { MIGRATIONS, sharedDatabaseTests } from './database.contract';
 
 jest.setTimeout(60_000);
 
@@ -45,7 +40,9 @@ describe('openDatabase with PostgreSQL', () => {
     const db = await openDatabase({ databaseUrl: temp.url, dataDir: '/nonexistent' });
     const listener = await db.newPgClient();
     try {
-      const received = new Promise<string | undefined>((resolve) => listener.on('notification', (n) => resolve(n.payload)));
+      const received = new Promise<string | undefined>((resolve) =>
+        listener.on('notification', (n) => resolve(n.payload)),
+      );
       await listener.query('LISTEN taintwise_test');
       await db.prisma.$executeRaw`SELECT pg_notify('taintwise_test', 'hello')`;
       await expect(received).resolves.toBe('hello');
@@ -58,8 +55,8 @@ describe('openDatabase with PostgreSQL', () => {
   it('fails clearly when the server cannot be reached', async () => {
     const url = new URL(temp.url);
     url.port = '1';
-    await expect(openDatabase({ databaseUrl: url.toString(), dataDir: '/nonexistent', connectionTimeoutMs: 1_000 })).rejects.toThrow(
-      /cannot connect to PostgreSQL at .+:1\/taintwise_persist_\w+: .*ECONNREFUSED/,
-    );
+    await expect(
+      openDatabase({ databaseUrl: url.toString(), dataDir: '/nonexistent', connectionTimeoutMs: 1_000 }),
+    ).rejects.toThrow(/cannot connect to PostgreSQL at .+:1\/taintwise_persist_\w+: .*ECONNREFUSED/);
   });
 });

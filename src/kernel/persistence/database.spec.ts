@@ -1,14 +1,10 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Prisma } from '../../generated/prisma/client';
-import { migrateDatabase, openDatabase, type Database } from './database';
-import { readMigrations } from './migrations';
-import { createTempDatabase, type TempDatabase } from './testing/temp-postgres';
-import { sleep, MIGRATIONS, sharedDatabaseTests } from './database.contract';
+import { migrateDatabase, openDatabase } from './database';
+import { MIGRATIONS, sharedDatabaseTests } from './database.contract';
 
 jest.setTimeout(60_000);
-
 
 describe('openDatabase with PGlite', () => {
   const root = mkdtempSync(path.join(tmpdir(), 'taintwise-pglite-'));
@@ -34,7 +30,12 @@ describe('openDatabase with PGlite', () => {
     const db = await openDatabase({ dataDir });
     process.stdout.write(`PGlite warm start ${Date.now() - started} ms\n`);
     try {
-      expect(db.migrations).toEqual({ applied: [], alreadyApplied: MIGRATIONS, checksumMismatches: [], unknownApplied: [] });
+      expect(db.migrations).toEqual({
+        applied: [],
+        alreadyApplied: MIGRATIONS,
+        checksumMismatches: [],
+        unknownApplied: [],
+      });
       expect(await db.prisma.node.findMany({ orderBy: { name: 'asc' }, select: { name: true } })).toEqual([
         { name: 'counter' },
         { name: 'n2' },

@@ -82,7 +82,10 @@ function pgConfig(databaseUrl: string, options: OpenDatabaseOptions): PoolConfig
     connectionTimeoutMillis: options.connectionTimeoutMs ?? DEFAULTS.connectionTimeoutMs,
     statement_timeout: options.statementTimeoutMs ?? DEFAULTS.statementTimeoutMs,
     // A transaction left open by a crashed request must not hold row locks forever.
-    idle_in_transaction_session_timeout: Math.max(60_000, (options.transactionOptions?.timeout ?? DEFAULTS.transactionOptions.timeout) * 2),
+    idle_in_transaction_session_timeout: Math.max(
+      60_000,
+      (options.transactionOptions?.timeout ?? DEFAULTS.transactionOptions.timeout) * 2,
+    ),
     keepAlive: true,
   };
 }
@@ -206,7 +209,9 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
       pglite,
       migrations,
       newPgClient() {
-        return Promise.reject(new Error('newPgClient: the embedded database (PGlite) has no PostgreSQL server to connect to'));
+        return Promise.reject(
+          new Error('newPgClient: the embedded database (PGlite) has no PostgreSQL server to connect to'),
+        );
       },
       async ping() {
         await pglite.query('SELECT 1');
@@ -253,7 +258,10 @@ function lockDataDir(dataDir: string): () => void {
       const owner = Number.parseInt(readFileSync(lockFile, 'utf8'), 10);
       if (Number.isInteger(owner) && owner > 0 && isAlive(owner)) {
         const who = owner === process.pid ? 'this process' : `process ${owner}`;
-        throw new Error(`data folder ${dataDir} is in use by ${who} (embedded PGlite allows one process; use DATABASE_URL for several)`);
+        throw new Error(
+          `data folder ${dataDir} is in use by ${who} (embedded PGlite allows one process; use DATABASE_URL for several)`,
+          { cause: error },
+        );
       }
       rmSync(lockFile, { force: true });
     }

@@ -2,18 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, ap
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { Client } from 'pg';
-import {
-  applyMigrations,
-  DEFAULT_MIGRATIONS_DIR,
-  MigrationError,
-  pgliteSession,
-  pgSession,
-  readMigrations,
-  type SqlSession,
-} from './migrations';
-import { createTempDatabase } from './testing/temp-postgres';
+import { applyMigrations, DEFAULT_MIGRATIONS_DIR, MigrationError, readMigrations, type SqlSession } from './migrations';
 
 export const INIT = readMigrations()[0].name;
 
@@ -29,7 +18,12 @@ export function addMigration(dir: string, name: string, sql: string): void {
 }
 
 export async function historyRows(session: SqlSession) {
-  return session.query<{ migration_name: string; checksum: string; applied_steps_count: number; finished_at: Date | null }>(
+  return session.query<{
+    migration_name: string;
+    checksum: string;
+    applied_steps_count: number;
+    finished_at: Date | null;
+  }>(
     'SELECT migration_name, checksum, applied_steps_count, finished_at FROM "_prisma_migrations" ORDER BY migration_name',
   );
 }
@@ -60,7 +54,14 @@ export function sharedMigrationTests(open: () => Promise<{ session: SqlSession; 
     const tables = await db.session.query<{ tablename: string }>(
       "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
     );
-    expect(tables.map((t) => t.tablename)).toEqual(['_prisma_migrations', 'events', 'evictions', 'nodes', 'pods', 'taints']);
+    expect(tables.map((t) => t.tablename)).toEqual([
+      '_prisma_migrations',
+      'events',
+      'evictions',
+      'nodes',
+      'pods',
+      'taints',
+    ]);
   });
 
   it('is a no-op the second time', async () => {
@@ -80,7 +81,9 @@ export function sharedMigrationTests(open: () => Promise<{ session: SqlSession; 
     await expect(insert('Scheduled')).rejects.toMatchObject({ code: '23505' });
     await insert('Cancelled');
     await insert('Executed');
-    await db.session.query(`UPDATE evictions SET status = 'Cancelled' WHERE pod_uid = 'uid-1' AND status = 'Scheduled'`);
+    await db.session.query(
+      `UPDATE evictions SET status = 'Cancelled' WHERE pod_uid = 'uid-1' AND status = 'Scheduled'`,
+    );
     await insert('Scheduled');
     const counts = await db.session.query<{ status: string; n: number }>(
       `SELECT status::text, count(*)::int AS n FROM evictions WHERE pod_uid = 'uid-1' GROUP BY status ORDER BY status`,
@@ -134,7 +137,9 @@ export function sharedMigrationTests(open: () => Promise<{ session: SqlSession; 
        VALUES ('00000000-0000-4000-8000-000000000000', 'x', '20990202000000_failed', now(), 0)`,
     );
     await expect(applyMigrations(db.session)).rejects.toThrow(/20990202000000_failed is recorded as failed/);
-    await db.session.query(`UPDATE "_prisma_migrations" SET rolled_back_at = now() WHERE migration_name = '20990202000000_failed'`);
+    await db.session.query(
+      `UPDATE "_prisma_migrations" SET rolled_back_at = now() WHERE migration_name = '20990202000000_failed'`,
+    );
     await expect(applyMigrations(db.session)).resolves.toMatchObject({ applied: [] });
   });
 }

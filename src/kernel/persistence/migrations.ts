@@ -90,7 +90,9 @@ export function migrationChecksum(bytes: Buffer | string): string {
 /** Reads `<dir>/<name>/migration.sql` for every migration directory, in apply order. */
 export function readMigrations(migrationsDir: string = DEFAULT_MIGRATIONS_DIR): MigrationFile[] {
   if (!existsSync(migrationsDir)) {
-    throw new MigrationError(`migrations directory not found: ${migrationsDir} (it ships with the service: prisma/migrations)`);
+    throw new MigrationError(
+      `migrations directory not found: ${migrationsDir} (it ships with the service: prisma/migrations)`,
+    );
   }
   return readdirSync(migrationsDir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
@@ -116,7 +118,10 @@ interface HistoryRow {
  * holds Prisma's migration advisory lock throughout, so concurrent starters wait and then find
  * nothing left to do. Re-running is a no-op.
  */
-export async function applyMigrations(session: SqlSession, options: ApplyMigrationsOptions = {}): Promise<MigrationResult> {
+export async function applyMigrations(
+  session: SqlSession,
+  options: ApplyMigrationsOptions = {},
+): Promise<MigrationResult> {
   const log = options.log ?? (() => {});
   const migrations = readMigrations(options.migrationsDir);
   if (session.kind === 'postgres') await session.query('SELECT pg_advisory_lock($1)', [MIGRATION_ADVISORY_LOCK]);
@@ -134,7 +139,9 @@ export async function applyMigrations(session: SqlSession, options: ApplyMigrati
         failed[0].migration_name,
       );
     }
-    const done = new Map(rows.filter((r) => r.finished_at !== null && r.rolled_back_at === null).map((r) => [r.migration_name, r]));
+    const done = new Map(
+      rows.filter((r) => r.finished_at !== null && r.rolled_back_at === null).map((r) => [r.migration_name, r]),
+    );
     const local = new Set(migrations.map((m) => m.name));
     const result: MigrationResult = {
       applied: [],
@@ -143,7 +150,9 @@ export async function applyMigrations(session: SqlSession, options: ApplyMigrati
       unknownApplied: [...done.keys()].filter((name) => !local.has(name)),
     };
     if (result.unknownApplied.length > 0) {
-      log(`database has migrations this release does not know (a newer release ran?): ${result.unknownApplied.join(', ')}`);
+      log(
+        `database has migrations this release does not know (a newer release ran?): ${result.unknownApplied.join(', ')}`,
+      );
     }
     for (const migration of migrations) {
       const row = done.get(migration.name);
@@ -182,7 +191,9 @@ async function applyOne(session: SqlSession, migration: MigrationFile): Promise<
   } catch (error) {
     await session.exec('ROLLBACK').catch(() => {});
     const reason = error instanceof Error ? error.message : String(error);
-    throw new MigrationError(`migration ${migration.name} failed and was rolled back: ${reason}`, migration.name, { cause: error });
+    throw new MigrationError(`migration ${migration.name} failed and was rolled back: ${reason}`, migration.name, {
+      cause: error,
+    });
   }
 }
 

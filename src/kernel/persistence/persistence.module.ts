@@ -8,7 +8,15 @@ import { NodeRepository } from './repositories/node.repository';
 import { PodRepository } from './repositories/pod.repository';
 import { UnitOfWork } from './unit-of-work';
 
-const SHARED = [NodeRepository, PodRepository, EventRepository, EvictionRepository, UnitOfWork, SnapshotService, EventBus];
+const SHARED = [
+  NodeRepository,
+  PodRepository,
+  EventRepository,
+  EvictionRepository,
+  UnitOfWork,
+  SnapshotService,
+  EventBus,
+];
 
 /**
  * The kernel's stored state, for every feature: one repository per table, the unit of work that writes

@@ -10,13 +10,18 @@ import { TimerWrites } from '../timers/timer-writes';
 import { Metrics } from '../observability/metrics';
 import { ChangeSet, type Actor } from './change-set';
 import { EventRepository } from './repositories/event.repository';
-import { json, type Db } from './prisma-types';
+import { type Db } from './prisma-types';
 
 export const CHANGE_CHANNEL = 'taintwise_changes';
 /** NOTIFY payloads are limited to 8000 bytes; past this, other replicas reload everything. */
 const MAX_NOTICE_BYTES = 7000;
 /** Past this many events in one transaction, they are inserted with one statement and one JSON parameter. */
-const EVICTION_OUTCOMES: Record<string, string> = { EvictionExecuted: 'Executed', EvictionCancelled: 'Cancelled', EvictionScheduled: 'Scheduled', EvictionRescheduled: 'Rescheduled' };
+const EVICTION_OUTCOMES: Record<string, string> = {
+  EvictionExecuted: 'Executed',
+  EvictionCancelled: 'Cancelled',
+  EvictionScheduled: 'Scheduled',
+  EvictionRescheduled: 'Rescheduled',
+};
 
 /**
  * Runs one mutation as one transaction (ARCHITECTURE.md principle 3): the work writes state, eviction rows
@@ -55,7 +60,11 @@ export class UnitOfWork {
     return this.database.prisma;
   }
 
-  async run<T>(actor: Actor, work: (tx: Db, changes: ChangeSet) => Promise<T>, options: { timeoutMs?: number } = {}): Promise<{ result: T; changes: ChangeSet }> {
+  async run<T>(
+    actor: Actor,
+    work: (tx: Db, changes: ChangeSet) => Promise<T>,
+    options: { timeoutMs?: number } = {},
+  ): Promise<{ result: T; changes: ChangeSet }> {
     const changes = new ChangeSet(actor);
     let events: TaintwiseEvent[] = [];
     const result = await this.database.prisma.$transaction(
@@ -80,10 +89,19 @@ export class UnitOfWork {
       deletedPods: [...changes.deletedPods.values()].map((p) => [p.namespace, p.name]),
       events: events.map((e) => e.id),
     };
-    if (!notice.nodes!.length && !notice.deletedNodes!.length && !notice.pods!.length && !notice.deletedPods!.length && !notice.events!.length) return;
+    if (
+      !notice.nodes!.length &&
+      !notice.deletedNodes!.length &&
+      !notice.pods!.length &&
+      !notice.deletedPods!.length &&
+      !notice.events!.length
+    )
+      return;
     let payload = JSON.stringify(notice);
     if (changes.bulk || payload.length > MAX_NOTICE_BYTES) {
-      const eventRange = events.length ? { events: [events[0].id, events[events.length - 1].id], eventRange: true } : {};
+      const eventRange = events.length
+        ? { events: [events[0].id, events[events.length - 1].id], eventRange: true }
+        : {};
       payload = JSON.stringify({ origin: this.replicaId, reload: true, ...eventRange });
     }
     await tx.$executeRawUnsafe('SELECT pg_notify($1, $2)', CHANGE_CHANNEL, payload);
@@ -103,7 +121,8 @@ export class UnitOfWork {
       if (!outcome) continue;
       this.metrics.evictions.inc({ outcome });
       const lagMs = event.data.lagMs;
-      if (outcome === 'Executed' && typeof lagMs === 'number') this.metrics.evictionLag.observe(Math.max(0, lagMs) / 1000);
+      if (outcome === 'Executed' && typeof lagMs === 'number')
+        this.metrics.evictionLag.observe(Math.max(0, lagMs) / 1000);
     }
   }
 }

@@ -3,7 +3,7 @@ import type { Client } from 'pg';
 import type { Database } from '../persistence/database';
 import { DATABASE, REPLICA_ID } from '../tokens';
 import { EventRepository } from '../persistence/repositories/event.repository';
-import { EventBus, type TaintwiseEvent } from '../events/event-bus';
+import { EventBus } from '../events/event-bus';
 import { CHANGE_CHANNEL } from '../persistence/unit-of-work';
 import { SnapshotService, type ChangeNotice } from './snapshot.service';
 
@@ -44,7 +44,11 @@ export class ChangeFeedService implements OnApplicationBootstrap, OnApplicationS
       client.on('notification', (msg) => {
         if (msg.channel !== CHANGE_CHANNEL || !msg.payload) return;
         // Notices are applied one after the other, in commit order.
-        this.queue = this.queue.then(() => this.handle(msg.payload!)).catch((e: unknown) => this.logger.warn({ msg: 'applying a change notice failed; reloading', err: String(e) }));
+        this.queue = this.queue
+          .then(() => this.handle(msg.payload!))
+          .catch((e: unknown) =>
+            this.logger.warn({ msg: 'applying a change notice failed; reloading', err: String(e) }),
+          );
       });
       client.on('error', (e) => this.reconnect(e));
       client.on('end', () => this.reconnect(new Error('connection ended')));

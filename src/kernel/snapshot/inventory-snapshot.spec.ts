@@ -3,13 +3,36 @@ import { InventorySnapshot } from './inventory-snapshot';
 
 const at = new Date('2026-01-01T00:00:00Z');
 const node = (name: string, over: Partial<StoredNode> = {}): StoredNode => ({
-  name, labels: {}, taints: [], unschedulable: false, conditions: [], allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
-  resourceVersion: '1', createdAt: at, updatedAt: at, ...over,
+  name,
+  labels: {},
+  taints: [],
+  unschedulable: false,
+  conditions: [],
+  allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
+  resourceVersion: '1',
+  createdAt: at,
+  updatedAt: at,
+  ...over,
 });
 const pod = (name: string, over: Partial<StoredPod> = {}): StoredPod => ({
-  namespace: 'default', name, uid: `uid-${name}`, nodeName: null, phase: 'Pending', boundAt: null, tolerations: [],
-  nodeSelector: {}, affinity: null, priority: 0, owner: null, resources: {}, requests: { cpu: 100, memory: 1024 },
-  hostNetwork: false, resourceVersion: '1', createdAt: at, updatedAt: at, ...over,
+  namespace: 'default',
+  name,
+  uid: `uid-${name}`,
+  nodeName: null,
+  phase: 'Pending',
+  boundAt: null,
+  tolerations: [],
+  nodeSelector: {},
+  affinity: null,
+  priority: 0,
+  owner: null,
+  resources: {},
+  requests: { cpu: 100, memory: 1024 },
+  hostNetwork: false,
+  resourceVersion: '1',
+  createdAt: at,
+  updatedAt: at,
+  ...over,
 });
 
 describe('InventorySnapshot', () => {
@@ -32,7 +55,10 @@ describe('InventorySnapshot', () => {
 
   it('sums requests of active bound pods, moves them on rebind and forgets them on delete', () => {
     const s = new InventorySnapshot();
-    s.load([node('a'), node('b')], [pod('p1', { nodeName: 'a', phase: 'Running' }), pod('p2', { nodeName: 'a', phase: 'Succeeded' }), pod('p3')]);
+    s.load(
+      [node('a'), node('b')],
+      [pod('p1', { nodeName: 'a', phase: 'Running' }), pod('p2', { nodeName: 'a', phase: 'Succeeded' }), pod('p3')],
+    );
     expect(s.schedulingNode('a')?.requested).toEqual({ pods: 1, cpu: 100, memory: 1024 });
     expect(s.pending().map((p) => p.name)).toEqual(['p3']);
     s.upsertPod(pod('p3', { nodeName: 'b', phase: 'Running' }));
@@ -40,7 +66,12 @@ describe('InventorySnapshot', () => {
     expect(s.schedulingNode('b')?.requested).toEqual({ pods: 1, cpu: 100, memory: 1024 });
     s.upsertPod(pod('p1', { nodeName: 'b', phase: 'Running' }));
     expect(s.schedulingNode('a')?.requested).toEqual({ pods: 0, cpu: 0, memory: 0 });
-    expect(s.podsOn('b').map((p) => p.name).sort()).toEqual(['p1', 'p3']);
+    expect(
+      s
+        .podsOn('b')
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(['p1', 'p3']);
     s.removePod('default', 'p1');
     expect(s.schedulingNode('b')?.requested).toEqual({ pods: 1, cpu: 100, memory: 1024 });
     expect(s.podCount).toBe(1); // p2 (Succeeded) is not kept

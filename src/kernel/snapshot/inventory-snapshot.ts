@@ -88,7 +88,9 @@ export class InventorySnapshot {
    */
   schedulingNodes(): readonly SchedulingNode[] {
     if (!this.sorted) {
-      const sorted = [...this.nodes.values()].map((n) => n.scheduling).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const sorted = [...this.nodes.values()]
+        .map((n) => n.scheduling)
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       this.sorted = sorted;
       attachNodeTable(sorted, () => this.schedulingTable());
     }

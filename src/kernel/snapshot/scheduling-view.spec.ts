@@ -5,13 +5,36 @@ import { InventorySnapshot } from './inventory-snapshot';
 
 const at = new Date('2026-01-01T00:00:00Z');
 const node = (name: string, over: Partial<StoredNode> = {}): StoredNode => ({
-  name, labels: { zone: 'a' }, taints: [], unschedulable: false, conditions: [], allocatable: { cpu: '1', memory: '8Gi', pods: '110', 'nvidia.com/gpu': '2' },
-  resourceVersion: '1', createdAt: at, updatedAt: at, ...over,
+  name,
+  labels: { zone: 'a' },
+  taints: [],
+  unschedulable: false,
+  conditions: [],
+  allocatable: { cpu: '1', memory: '8Gi', pods: '110', 'nvidia.com/gpu': '2' },
+  resourceVersion: '1',
+  createdAt: at,
+  updatedAt: at,
+  ...over,
 });
 const pod = (name: string, over: Partial<StoredPod> = {}): StoredPod => ({
-  namespace: 'default', name, uid: `uid-${name}`, nodeName: null, phase: 'Pending', boundAt: null, tolerations: [],
-  nodeSelector: {}, affinity: null, priority: 0, owner: null, resources: {}, requests: { cpu: 600 },
-  hostNetwork: false, resourceVersion: '1', createdAt: at, updatedAt: at, ...over,
+  namespace: 'default',
+  name,
+  uid: `uid-${name}`,
+  nodeName: null,
+  phase: 'Pending',
+  boundAt: null,
+  tolerations: [],
+  nodeSelector: {},
+  affinity: null,
+  priority: 0,
+  owner: null,
+  resources: {},
+  requests: { cpu: 600 },
+  hostNetwork: false,
+  resourceVersion: '1',
+  createdAt: at,
+  updatedAt: at,
+  ...over,
 });
 const wants = (cpu: number) => ({ spec: { tolerations: [] }, requests: { cpu } });
 
@@ -48,7 +71,13 @@ describe('InventorySnapshot.schedulingTable (scheduling-view.ts)', () => {
     const s = new InventorySnapshot();
     s.load([node('a'), node('b')], []);
     const before = s.schedulingTable();
-    s.upsertNode(node('b', { labels: { zone: 'b' }, unschedulable: true, taints: [{ key: 'k', value: '', effect: 'NoSchedule' }] }));
+    s.upsertNode(
+      node('b', {
+        labels: { zone: 'b' },
+        unschedulable: true,
+        taints: [{ key: 'k', value: '', effect: 'NoSchedule' }],
+      }),
+    );
     const after = s.schedulingTable();
     expect(after.labelCaches).not.toBe(before.labelCaches);
     expect([...after.unschedulable]).toEqual([0, 1]);
@@ -66,7 +95,9 @@ describe('InventorySnapshot.schedulingTable (scheduling-view.ts)', () => {
     expect(decideFeasibleNodes(wants(500), nodes).feasibleCount).toBe(1);
     s.upsertPod(pod('p2', { nodeName: 'b', phase: 'Running' }));
     expect(s.schedulingNodes()).toBe(nodes); // pod changes keep the node array
-    expect(decideFeasibleNodes(wants(500), s.schedulingNodes()).message).toBe('0/2 nodes are available: 2 Insufficient cpu.');
+    expect(decideFeasibleNodes(wants(500), s.schedulingNodes()).message).toBe(
+      '0/2 nodes are available: 2 Insufficient cpu.',
+    );
     s.removePod('default', 'p1');
     expect(decideFeasibleNodes(wants(500), s.schedulingNodes()).nodes.map((n) => n.name)).toEqual(['a', 'b']);
     s.upsertNode(node('c', { allocatable: null }));
@@ -87,7 +118,13 @@ describe('InventorySnapshot.schedulingTable (scheduling-view.ts)', () => {
     s.upsertPod(pod('p1', { nodeName: 'b', phase: 'Running' }));
     s.upsertPod(pod('p3', { nodeName: 'b', phase: 'Succeeded' }));
     const fresh = new InventorySnapshot();
-    fresh.load([node('a'), node('b'), node('c')], [pod('p1', { nodeName: 'b', phase: 'Running' }), pod('p2', { nodeName: 'c', phase: 'Running' })]);
-    for (const cpu of [100, 400, 500, 1000]) expect(decideFeasibleNodes(wants(cpu), s.schedulingTable())).toEqual(decideFeasibleNodes(wants(cpu), fresh.schedulingTable()));
+    fresh.load(
+      [node('a'), node('b'), node('c')],
+      [pod('p1', { nodeName: 'b', phase: 'Running' }), pod('p2', { nodeName: 'c', phase: 'Running' })],
+    );
+    for (const cpu of [100, 400, 500, 1000])
+      expect(decideFeasibleNodes(wants(cpu), s.schedulingTable())).toEqual(
+        decideFeasibleNodes(wants(cpu), fresh.schedulingTable()),
+      );
   });
 });

@@ -17,7 +17,12 @@ export class SchedulingView {
    * The table for the snapshot state described by the arguments. `resourceChanges` names the nodes
    * whose `requested` changed in place since the last call; it is consumed (cleared).
    */
-  current(changeCount: number, structureVersion: number, nodes: readonly SchedulingNode[], resourceChanges: Set<string>): NodeTable {
+  current(
+    changeCount: number,
+    structureVersion: number,
+    nodes: readonly SchedulingNode[],
+    resourceChanges: Set<string>,
+  ): NodeTable {
     if (this.table !== undefined && this.changeCount === changeCount) return this.table;
     const previous = this.table;
     if (previous !== undefined && this.structureVersion === structureVersion && previous.nodes === nodes) {

@@ -1,9 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { NodeRepository } from '../persistence/repositories/node.repository';
-import { PodRepository } from '../persistence/repositories/pod.repository';
-import { openDatabase, type Database } from '../persistence/database';
+import { openDatabase } from '../persistence/database';
 import { createTempDatabase, type TempDatabase } from '../persistence/testing/temp-postgres';
 import { seed, expectSameAsRepositories } from './snapshot-source.contract';
 

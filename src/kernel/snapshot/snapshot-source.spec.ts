@@ -1,12 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NodeRepository } from '../persistence/repositories/node.repository';
-import { PodRepository } from '../persistence/repositories/pod.repository';
-import { openDatabase, type Database } from '../persistence/database';
-import { createTempDatabase, type TempDatabase } from '../persistence/testing/temp-postgres';
-import { loadInventory } from './snapshot-source';
-import { t0, seed, expectSameAsRepositories } from './snapshot-source.contract';
+import { openDatabase } from '../persistence/database';
+import { seed, expectSameAsRepositories } from './snapshot-source.contract';
 
 describe('loadInventory reads exactly what the repositories read', () => {
   it('on PGlite', async () => {

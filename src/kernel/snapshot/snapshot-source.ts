@@ -32,7 +32,10 @@ export async function loadInventory(database: Database): Promise<InventoryRows> 
 async function arrayQuery(database: Database): Promise<{ query: Query; release: () => Promise<void> }> {
   if (database.kind === 'pglite' && database.pglite) {
     const pglite = database.pglite;
-    return { query: async (sql) => (await pglite.query<Row>(sql, [], { rowMode: 'array' })).rows, release: async () => undefined };
+    return {
+      query: async (sql) => (await pglite.query<Row>(sql, [], { rowMode: 'array' })).rows,
+      release: async () => undefined,
+    };
   }
   const client = await database.newPgClient();
   return {
@@ -42,25 +45,34 @@ async function arrayQuery(database: Database): Promise<{ query: Query; release: 
 }
 
 async function loadNodes(query: Query, json: JsonInterner): Promise<StoredNode[]> {
-  const taintRows = await query('SELECT node_name, key, value, effect::text, time_added FROM taints ORDER BY node_name, position');
+  const taintRows = await query(
+    'SELECT node_name, key, value, effect::text, time_added FROM taints ORDER BY node_name, position',
+  );
   const taintsByNode = new Map<string, Taint[]>();
   for (const [node, key, value, effect, timeAdded] of taintRows as Array<[string, string, string, string, Date]>) {
     let list = taintsByNode.get(node);
     if (!list) taintsByNode.set(node, (list = []));
     list.push({ key, value, effect: effect as TaintEffect, timeAdded: toDate(timeAdded) });
   }
-  const rows = await query('SELECT name, labels::text, unschedulable, conditions::text, allocatable::text, resource_version, created_at, updated_at FROM nodes');
-  return (rows as Array<[string, string, boolean, string, string | null, number, Date, Date]>).map(([name, labels, unschedulable, conditions, allocatable, rv, createdAt, updatedAt]) => ({
-    name,
-    labels: json.parse(labels) as Record<string, string>,
-    taints: taintsByNode.get(name) ?? [],
-    unschedulable,
-    conditions: (JSON.parse(conditions) as Array<NodeCondition & { lastTransitionTime?: string }>).map((c) => ({ ...c, ...(c.lastTransitionTime ? { lastTransitionTime: new Date(c.lastTransitionTime) } : {}) })),
-    allocatable: allocatable === null ? null : (json.parse(allocatable) as ResourceList),
-    resourceVersion: String(rv),
-    createdAt: toDate(createdAt),
-    updatedAt: toDate(updatedAt),
-  }));
+  const rows = await query(
+    'SELECT name, labels::text, unschedulable, conditions::text, allocatable::text, resource_version, created_at, updated_at FROM nodes',
+  );
+  return (rows as Array<[string, string, boolean, string, string | null, number, Date, Date]>).map(
+    ([name, labels, unschedulable, conditions, allocatable, rv, createdAt, updatedAt]) => ({
+      name,
+      labels: json.parse(labels) as Record<string, string>,
+      taints: taintsByNode.get(name) ?? [],
+      unschedulable,
+      conditions: (JSON.parse(conditions) as Array<NodeCondition & { lastTransitionTime?: string }>).map((c) => ({
+        ...c,
+        ...(c.lastTransitionTime ? { lastTransitionTime: new Date(c.lastTransitionTime) } : {}),
+      })),
+      allocatable: allocatable === null ? null : (json.parse(allocatable) as ResourceList),
+      resourceVersion: String(rv),
+      createdAt: toDate(createdAt),
+      updatedAt: toDate(updatedAt),
+    }),
+  );
 }
 
 /** Disjoint parts the pods are read in (by a hash of the uid): bounded results, sequential scans. */
@@ -72,10 +84,21 @@ const POD_PARTS = 4;
  */
 async function loadActivePods(query: Query, json: JsonInterner): Promise<StoredPod[]> {
   const pods: StoredPod[] = [];
-  const readByIds = (ids: string[]) => query(`SELECT ${POD_COLUMNS} FROM pods WHERE id IN (${ids.map((id) => `'${id.replace(/'/g, "''")}'::uuid`).join(',')})`);
+  const readByIds = (ids: string[]) =>
+    query(
+      `SELECT ${POD_COLUMNS} FROM pods WHERE id IN (${ids.map((id) => `'${id.replace(/'/g, "''")}'::uuid`).join(',')})`,
+    );
   for (let part = 0; part < POD_PARTS; part++) {
-    const rows = await query(`SELECT ${POD_TEXT} FROM pods WHERE phase IN ('Pending', 'Running') AND (hashtext(uid) & ${POD_PARTS - 1}) = ${part}`);
-    pods.push(...(await podsFromTexts(rows.map(([text]) => String(text)), json, readByIds)));
+    const rows = await query(
+      `SELECT ${POD_TEXT} FROM pods WHERE phase IN ('Pending', 'Running') AND (hashtext(uid) & ${POD_PARTS - 1}) = ${part}`,
+    );
+    pods.push(
+      ...(await podsFromTexts(
+        rows.map(([text]) => String(text)),
+        json,
+        readByIds,
+      )),
+    );
   }
   return pods;
 }

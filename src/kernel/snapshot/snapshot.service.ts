@@ -44,7 +44,12 @@ export class SnapshotService implements OnApplicationBootstrap {
     const { nodes, pods } = await loadInventory(this.database);
     this.snapshot.load(nodes, pods);
     this.loaded = true;
-    this.logger.log({ msg: 'snapshot loaded', nodes: nodes.length, pods: this.snapshot.podCount, ms: Math.round(performance.now() - started) });
+    this.logger.log({
+      msg: 'snapshot loaded',
+      nodes: nodes.length,
+      pods: this.snapshot.podCount,
+      ms: Math.round(performance.now() - started),
+    });
   }
 
   get isLoaded(): boolean {

@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import IORedis from 'ioredis';
-import { BullMqDelayedJobs, BullMqDelayedJobsOptions, decodeJobId, DEFAULT_REDIS_URL, encodeJobId } from './bullmq-delayed-jobs';
-import { ManualClock, systemClock } from './clock';
+import { BullMqDelayedJobs, BullMqDelayedJobsOptions, DEFAULT_REDIS_URL } from './bullmq-delayed-jobs';
 import { DelayedJob, RetryPolicy } from './delayed-jobs';
 import { describeDelayedJobsContract, DelayedJobsHarness } from './delayed-jobs.contract';
-import { InProcessDelayedJobs, MAX_TIMEOUT_MS } from './in-process-delayed-jobs';
 
 jest.setTimeout(60_000);
 
@@ -17,11 +15,11 @@ const collectInto = (errors: HandlerErrors) => (_error: unknown, context: Handle
 const REDIS_URL = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
 const retry: RetryPolicy = { attempts: 3, backoffMs: 50 };
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-const macrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 // ---------------------------------------------------------------------------------------------
 // BullMQ adapter against a real Redis (REDIS_URL, default redis://127.0.0.1:6379). No Redis is a
-// failure, not a skip (this file runs in the PostgreSQL + Redis tier): these tests are the only proof of the production timers.
+// failure, not a skip (this file runs in the PostgreSQL + Redis tier): these tests are the only proof of the production
+// timers.
 
 const runId = randomBytes(4).toString('hex');
 const prefix = `tw-test-${runId}`;
@@ -39,7 +37,12 @@ async function removeQueue(queueName: string): Promise<void> {
 }
 
 async function assertRedisReachable(): Promise<void> {
-  const client = new IORedis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2_000 });
+  const client = new IORedis(REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 2_000,
+  });
   let cause: unknown;
   client.on('error', (error) => (cause = error));
   try {
@@ -49,6 +52,7 @@ async function assertRedisReachable(): Promise<void> {
     throw new Error(
       `Redis is not reachable at ${REDIS_URL} (${String(cause ?? error)}). The BullMQ timer tests need it: set REDIS_URL, or start one with ` +
         '`redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no`.',
+      { cause: error },
     );
   } finally {
     client.disconnect();
@@ -97,7 +101,11 @@ describe('BullMQ timers', () => {
           ),
         );
         const base = Date.now() + 500;
-        const jobs = Array.from({ length: 1_000 }, (_, i) => ({ id: `evict:pod-${i}:${base}`, dueAt: new Date(base + (i % 300)), data: { i } }));
+        const jobs = Array.from({ length: 1_000 }, (_, i) => ({
+          id: `evict:pod-${i}:${base}`,
+          dueAt: new Date(base + (i % 300)),
+          data: { i },
+        }));
         // Both replicas schedule, as both serve requests.
         await Promise.all(jobs.map((job, i) => replicas[i % 2].schedule(job)));
         const deadline = Date.now() + 20_000;
@@ -106,7 +114,9 @@ describe('BullMQ timers', () => {
         expect(runs.size).toBe(jobs.length);
         expect([...runs.values()].filter((by) => by.length !== 1)).toEqual([]);
         const byReplica = [0, 1].map((r) => [...runs.values()].filter(([by]) => by === r).length);
-        console.info(`[BullMQ, two replicas] 1000 jobs: replica 0 ran ${byReplica[0]}, replica 1 ran ${byReplica[1]}, none twice`);
+        console.info(
+          `[BullMQ, two replicas] 1000 jobs: replica 0 ran ${byReplica[0]}, replica 1 ran ${byReplica[1]}, none twice`,
+        );
       } finally {
         await Promise.all(replicas.map((replica) => replica.close()));
       }
@@ -141,11 +151,17 @@ describe('BullMQ timers', () => {
     }, 30_000);
 
     it('without Redis: ping() and schedule() fail within the timeout, start() and close() do not hang', async () => {
-      const timers = new BullMqDelayedJobs({ redisUrl: 'redis://127.0.0.1:1', queueName: 'unreachable', pingTimeoutMs: 300 });
+      const timers = new BullMqDelayedJobs({
+        redisUrl: 'redis://127.0.0.1:1',
+        queueName: 'unreachable',
+        pingTimeoutMs: 300,
+      });
       const started = Date.now();
       try {
         await expect(timers.ping()).rejects.toThrow(/Redis did not connect within 300 ms/);
-        await expect(timers.schedule({ id: 'x', dueAt: new Date(), data: {} })).rejects.toThrow(/Redis did not connect/);
+        await expect(timers.schedule({ id: 'x', dueAt: new Date(), data: {} })).rejects.toThrow(
+          /Redis did not connect/,
+        );
         await timers.start(async () => undefined);
       } finally {
         await timers.close();

@@ -123,7 +123,11 @@ export class BullMqDelayedJobs implements DelayedJobs {
 
     // Requests (schedule/cancel/ping) fail fast while Redis is away rather than queue up behind a
     // reconnect: the caller's transaction has committed the deadline and the reconciler re-arms it.
-    this.redis = new IORedis(this.url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectionName: `${this.queueName}:queue` });
+    this.redis = new IORedis(this.url, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      connectionName: `${this.queueName}:queue`,
+    });
     this.redis.on('error', (error) => this.onError(error, {}));
     this.queue = new Queue<Payload>(this.queueName, {
       connection: this.redis,
@@ -153,7 +157,9 @@ export class BullMqDelayedJobs implements DelayedJobs {
       // 1: no such job now (removed, or there was none); 0: a worker holds it — it is firing.
       if ((await this.queue.remove(jobId)) === 1) break;
       if (Date.now() > until) {
-        throw new Error(`delayed job ${job.id} has been firing in another process for over ${this.busyWaitMs} ms; schedule it again later`);
+        throw new Error(
+          `delayed job ${job.id} has been firing in another process for over ${this.busyWaitMs} ms; schedule it again later`,
+        );
       }
       await sleep(pause);
     }
@@ -175,13 +181,22 @@ export class BullMqDelayedJobs implements DelayedJobs {
     for (const job of jobs) byJobId.set(encodeJobId(job.id), job);
     const replace: DelayedJob[] = [];
     const candidates: Array<[string, DelayedJob]> = [];
-    for (const entry of byJobId) (this.running.has(entry[0]) ? replace.push(entry[1]) : candidates.push(entry));
+    for (const entry of byJobId) {
+      if (this.running.has(entry[0])) replace.push(entry[1]);
+      else candidates.push(entry);
+    }
     const exists = await this.existing(candidates.map(([jobId]) => jobId));
     const fresh = candidates.filter((_, i) => !exists[i]);
     for (const [i, entry] of candidates.entries()) if (exists[i]) replace.push(entry[1]);
     if (fresh.length) {
       const now = Date.now();
-      await this.queue.addBulk(fresh.map(([jobId, job]) => ({ name: JOB_NAME, data: toPayload(job), opts: { jobId, delay: Math.max(0, job.dueAt.getTime() - now) } })));
+      await this.queue.addBulk(
+        fresh.map(([jobId, job]) => ({
+          name: JOB_NAME,
+          data: toPayload(job),
+          opts: { jobId, delay: Math.max(0, job.dueAt.getTime() - now) },
+        })),
+      );
     }
     await Promise.all(replace.map((job) => this.schedule(job)));
   }
@@ -253,7 +268,11 @@ export class BullMqDelayedJobs implements DelayedJobs {
     this.worker.on('error', (error) => this.onError(error, {}));
     // Without Redis the worker keeps reconnecting and fires once it is back; start-up must not hang
     // on it (readiness reports it through `ping`).
-    await withTimeout(this.worker.waitUntilReady(), this.pingTimeoutMs, `Redis did not accept the worker within ${this.pingTimeoutMs} ms`).catch((error: unknown) => this.onError(error, {}));
+    await withTimeout(
+      this.worker.waitUntilReady(),
+      this.pingTimeoutMs,
+      `Redis did not accept the worker within ${this.pingTimeoutMs} ms`,
+    ).catch((error: unknown) => this.onError(error, {}));
   }
 
   async close(): Promise<void> {
@@ -268,11 +287,17 @@ export class BullMqDelayedJobs implements DelayedJobs {
       // reach Redis. Then wait for our handlers here and close it by force.
       if (this.redis.status === 'ready') {
         if (!(await settlesWithin(worker.close(), this.closeTimeoutMs))) {
-          this.onError(new Error(`delayed-job handlers still running after ${this.closeTimeoutMs} ms; closing anyway`), {});
+          this.onError(
+            new Error(`delayed-job handlers still running after ${this.closeTimeoutMs} ms; closing anyway`),
+            {},
+          );
           await worker.disconnect();
         }
       } else {
-        await settlesWithin(Promise.allSettled([...this.running.values()].map((slot) => slot.run)), this.closeTimeoutMs);
+        await settlesWithin(
+          Promise.allSettled([...this.running.values()].map((slot) => slot.run)),
+          this.closeTimeoutMs,
+        );
         await worker.close(true);
       }
     }
@@ -282,7 +307,11 @@ export class BullMqDelayedJobs implements DelayedJobs {
 
   async ping(): Promise<void> {
     await this.connected();
-    await withTimeout(this.redis.ping(), this.pingTimeoutMs, `Redis did not answer PING within ${this.pingTimeoutMs} ms`);
+    await withTimeout(
+      this.redis.ping(),
+      this.pingTimeoutMs,
+      `Redis did not answer PING within ${this.pingTimeoutMs} ms`,
+    );
   }
 
   private async process(handler: DelayedJobHandler, job: Job<Payload>, token?: string): Promise<void> {
@@ -335,7 +364,6 @@ export class BullMqDelayedJobs implements DelayedJobs {
     }
   }
 
-
   private assertOpen(): void {
     if (this.closing) throw new Error('BullMqDelayedJobs: closed');
   }
@@ -352,7 +380,6 @@ function fromPayload(payload: Payload): DelayedJob {
 function cloneJob(job: DelayedJob): DelayedJob {
   return { id: job.id, dueAt: new Date(job.dueAt.getTime()), data: JSON.parse(JSON.stringify(job.data)) };
 }
-
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -323,7 +323,8 @@ export function describeDelayedJobsContract(
       // Half one by one (250 at a time), half in bulk: both paths must fire exactly once each.
       const half = Math.floor(many / 2);
       let started = Date.now();
-      for (let i = 0; i < half; i += 250) await Promise.all(jobs.slice(i, Math.min(half, i + 250)).map((j) => h.timers.schedule(j)));
+      for (let i = 0; i < half; i += 250)
+        await Promise.all(jobs.slice(i, Math.min(half, i + 250)).map((j) => h.timers.schedule(j)));
       const oneByOneMs = Date.now() - started;
       started = Date.now();
       for (let i = half; i < many; i += 2_000) await h.timers.scheduleMany(jobs.slice(i, Math.min(many, i + 2_000)));

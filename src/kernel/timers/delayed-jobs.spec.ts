@@ -1,13 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { Queue } from 'bullmq';
-import IORedis from 'ioredis';
-import { BullMqDelayedJobs, BullMqDelayedJobsOptions, decodeJobId, DEFAULT_REDIS_URL, encodeJobId } from './bullmq-delayed-jobs';
+import { decodeJobId, encodeJobId } from './bullmq-delayed-jobs';
 import { ManualClock, systemClock } from './clock';
-import { DelayedJob, RetryPolicy } from './delayed-jobs';
+import { RetryPolicy } from './delayed-jobs';
 import { describeDelayedJobsContract, DelayedJobsHarness } from './delayed-jobs.contract';
 import { InProcessDelayedJobs, MAX_TIMEOUT_MS } from './in-process-delayed-jobs';
 
-const REDIS_URL = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
 const retry: RetryPolicy = { attempts: 3, backoffMs: 50 };
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const macrotask = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -44,7 +40,16 @@ describeDelayedJobsContract('in-process, ManualClock', async () => {
 describeDelayedJobsContract('in-process, system clock', async () => {
   const handlerErrors: HandlerErrors = [];
   const timers = new InProcessDelayedJobs({ clock: systemClock, retry, onError: collectInto(handlerErrors) });
-  return { timers, now: Date.now, advance: sleep, realTime: true, toleranceMs: 100, ...retry, handlerErrors, dispose: () => timers.close() };
+  return {
+    timers,
+    now: Date.now,
+    advance: sleep,
+    realTime: true,
+    toleranceMs: 100,
+    ...retry,
+    handlerErrors,
+    dispose: () => timers.close(),
+  };
 });
 
 describe('InProcessDelayedJobs', () => {
@@ -77,7 +82,8 @@ describe('InProcessDelayedJobs', () => {
     try {
       await timers.start(async (job) => void fired.push(job.id));
       const in40days = Date.now() + 40 * 24 * 3600_000;
-      for (let i = 0; i < 1_000; i++) await timers.schedule({ id: `far-${i}`, dueAt: new Date(in40days + i), data: {} });
+      for (let i = 0; i < 1_000; i++)
+        await timers.schedule({ id: `far-${i}`, dueAt: new Date(in40days + i), data: {} });
       await sleep(30);
       expect(fired).toEqual([]);
       const delays = spy.mock.calls.map(([, ms]) => ms ?? 0);

@@ -73,7 +73,8 @@ export type DelayedJobsErrorListener = (
 
 /** Throws on a job no adapter can keep: empty id, invalid date, data that is not a plain object. */
 export function assertValidDelayedJob(job: DelayedJob): void {
-  if (typeof job.id !== 'string' || job.id.length === 0) throw new TypeError('DelayedJob.id must be a non-empty string');
+  if (typeof job.id !== 'string' || job.id.length === 0)
+    throw new TypeError('DelayedJob.id must be a non-empty string');
   if (!(job.dueAt instanceof Date) || Number.isNaN(job.dueAt.getTime())) {
     throw new TypeError(`DelayedJob ${job.id}: dueAt must be a valid Date`);
   }

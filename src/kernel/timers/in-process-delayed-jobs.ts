@@ -70,7 +70,11 @@ export class InProcessDelayedJobs implements DelayedJobs {
     this.assertOpen();
     // A JSON round trip gives the handler what the Redis adapter would give it, and rejects data
     // that could not be stored there.
-    const copy: DelayedJob = { id: job.id, dueAt: new Date(job.dueAt.getTime()), data: JSON.parse(JSON.stringify(job.data)) };
+    const copy: DelayedJob = {
+      id: job.id,
+      dueAt: new Date(job.dueAt.getTime()),
+      data: JSON.parse(JSON.stringify(job.data)),
+    };
     this.enqueue({ job: copy, fireAt: copy.dueAt.getTime(), attempt: 1, seq: this.seq++, blocked: false });
   }
 
@@ -81,8 +85,13 @@ export class InProcessDelayedJobs implements DelayedJobs {
   async scheduleMany(jobs: readonly DelayedJob[]): Promise<void> {
     for (const job of jobs) assertValidDelayedJob(job);
     this.assertOpen();
-    const copies = jobs.map((job): DelayedJob => ({ id: job.id, dueAt: new Date(job.dueAt.getTime()), data: JSON.parse(JSON.stringify(job.data)) }));
-    for (const copy of copies) this.enqueue({ job: copy, fireAt: copy.dueAt.getTime(), attempt: 1, seq: this.seq++, blocked: false });
+    const copies = jobs.map((job): DelayedJob => ({
+      id: job.id,
+      dueAt: new Date(job.dueAt.getTime()),
+      data: JSON.parse(JSON.stringify(job.data)),
+    }));
+    for (const copy of copies)
+      this.enqueue({ job: copy, fireAt: copy.dueAt.getTime(), attempt: 1, seq: this.seq++, blocked: false });
   }
 
   async cancelMany(ids: readonly string[]): Promise<number> {

@@ -69,12 +69,21 @@ export class TimerWrites {
   private async write(cancels: readonly string[], schedules: readonly DelayedJob[]): Promise<void> {
     for (let i = 0; i < cancels.length; i += CHUNK) {
       await withTimeout(this.jobs.cancelMany(cancels.slice(i, i + CHUNK)), CALL_TIMEOUT_MS, LATE).catch((e: unknown) =>
-        this.logger.warn({ msg: 'could not cancel timers; a stale timer only wakes a sweep that finds nothing', count: cancels.length, err: String(e) }),
+        this.logger.warn({
+          msg: 'could not cancel timers; a stale timer only wakes a sweep that finds nothing',
+          count: cancels.length,
+          err: String(e),
+        }),
       );
     }
     for (let i = 0; i < schedules.length; i += CHUNK) {
-      await withTimeout(this.jobs.scheduleMany(schedules.slice(i, i + CHUNK)), CALL_TIMEOUT_MS, LATE).catch((e: unknown) =>
-        this.logger.warn({ msg: 'could not arm timers; the reconciler will', count: schedules.length, err: String(e) }),
+      await withTimeout(this.jobs.scheduleMany(schedules.slice(i, i + CHUNK)), CALL_TIMEOUT_MS, LATE).catch(
+        (e: unknown) =>
+          this.logger.warn({
+            msg: 'could not arm timers; the reconciler will',
+            count: schedules.length,
+            err: String(e),
+          }),
       );
     }
   }

@@ -1,4 +1,4 @@
-import { Field, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { Field, InputType, ObjectType } from '@nestjs/graphql';
 import { NodeModel } from '../../kernel/graphql/models/node.model';
 import { TaintModel } from '../../kernel/graphql/models/taint.model';
 import { EvictionCountsModel } from '../../kernel/graphql/models/eviction-counts.model';
@@ -30,7 +30,8 @@ export class ApplyTaintsInput {
   @Field(() => [String], { nullable: true }) nodes?: string[];
   @Field({ nullable: true }) labelSelector?: string;
   @Field({ nullable: true }) all?: boolean;
-  @Field(() => [String], { description: 'kubectl taint specs: key[=value]:Effect adds, key[:Effect]- removes' }) taints!: string[];
+  @Field(() => [String], { description: 'kubectl taint specs: key[=value]:Effect adds, key[:Effect]- removes' })
+  taints!: string[];
   @Field({ nullable: true }) overwrite?: boolean;
   @Field({ nullable: true }) dryRun?: boolean;
 }

@@ -1,12 +1,10 @@
 import { Args, Mutation, Resolver } from '@nestjs/graphql';
 import { Actor } from '../../kernel/auth/principal.decorator';
 import { RequiresRole } from '../../kernel/auth/public.decorator';
-import type { TaintEffectEnum } from '../../kernel/graphql/models/enums';
 import { toNodeModel } from '../../kernel/graphql/models/node.model';
 import { toTaintModel } from '../../kernel/graphql/models/taint.model';
 import { NodeConditionInput } from '../../kernel/graphql/models/node-condition.input';
 import { ApplyTaintsInput, ApplyTaintsResultModel, NodeMutationResultModel } from './taint-mutation.models';
-import type { Taint } from '../../domain/types';
 import { TaintMutationService, type NodeMutationResult } from '../taint-mutation.service';
 
 @Resolver()
@@ -32,9 +30,15 @@ export class TaintsResolver {
     return nodeResult(await this.taints.setUnschedulable(name, false, actor));
   }
 
-  @Mutation(() => NodeMutationResultModel, { description: 'Report node conditions; derives the node-lifecycle taints (PUT /v1/nodes/{name}/conditions).' })
+  @Mutation(() => NodeMutationResultModel, {
+    description: 'Report node conditions; derives the node-lifecycle taints (PUT /v1/nodes/{name}/conditions).',
+  })
   @RequiresRole('operator')
-  async setNodeConditions(@Args('name') name: string, @Args('conditions', { type: () => [NodeConditionInput] }) conditions: NodeConditionInput[], @Actor() actor: Actor): Promise<NodeMutationResultModel> {
+  async setNodeConditions(
+    @Args('name') name: string,
+    @Args('conditions', { type: () => [NodeConditionInput] }) conditions: NodeConditionInput[],
+    @Actor() actor: Actor,
+  ): Promise<NodeMutationResultModel> {
     return nodeResult(await this.taints.setConditions(name, conditions.map(withoutNulls), actor));
   }
 }

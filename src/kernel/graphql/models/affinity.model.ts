@@ -31,8 +31,10 @@ export class PreferredSchedulingTermModel {
 @ObjectType('NodeAffinity')
 @InputType('NodeAffinityInput')
 export class NodeAffinityModel {
-  @Field(() => NodeSelectorModel, { nullable: true }) requiredDuringSchedulingIgnoredDuringExecution?: NodeSelectorModel | null;
-  @Field(() => [PreferredSchedulingTermModel], { nullable: true }) preferredDuringSchedulingIgnoredDuringExecution?: PreferredSchedulingTermModel[] | null;
+  @Field(() => NodeSelectorModel, { nullable: true })
+  requiredDuringSchedulingIgnoredDuringExecution?: NodeSelectorModel | null;
+  @Field(() => [PreferredSchedulingTermModel], { nullable: true }) preferredDuringSchedulingIgnoredDuringExecution?:
+    PreferredSchedulingTermModel[] | null;
 }
 
 @ObjectType('Affinity')

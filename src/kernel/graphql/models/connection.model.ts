@@ -37,11 +37,20 @@ export const PodConnection = connectionType('Pod', PodModel, 'Pods by namespace,
 export type PodConnection = Connection<PodModel>;
 
 /** Query cost of a connection: its selection once per item asked for (`first`, default 100). */
-export const chargePerItem = ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) =>
-  childComplexity * (args.first ?? 100);
+export const chargePerItem = ({
+  args,
+  childComplexity,
+}: {
+  args: { first?: number | null };
+  childComplexity: number;
+}) => childComplexity * (args.first ?? 100);
 
 /** A REST page (`items` + `continue`) as a connection; every edge's cursor is the `continue` token after it. */
-export function toConnection<T, M>(page: Page<T>, cursorOf: (item: T) => string, toModel: (item: T) => M): Connection<M> {
+export function toConnection<T, M>(
+  page: Page<T>,
+  cursorOf: (item: T) => string,
+  toModel: (item: T) => M,
+): Connection<M> {
   const edges = page.items.map((item) => ({ cursor: cursorOf(item), node: toModel(item) }));
   const endCursor = edges.length ? edges[edges.length - 1].cursor : null;
   return { edges, pageInfo: { hasNextPage: page.continue !== undefined, endCursor } };

@@ -1,6 +1,9 @@
 import { registerEnumType } from '@nestjs/graphql';
 
-/** API.md: effects and operators are enums in GraphQL; a null toleration effect means all effects, a null operator Equal. */
+/**
+ * API.md: effects and operators are enums in GraphQL; a null toleration effect means all effects, a null operator
+ * Equal.
+ */
 export enum TaintEffectEnum {
   NoSchedule = 'NoSchedule',
   PreferNoSchedule = 'PreferNoSchedule',
@@ -27,7 +30,13 @@ export enum EvictionStatusEnum {
   Failed = 'Failed',
 }
 
-registerEnumType(TaintEffectEnum, { name: 'TaintEffect', description: 'What a taint does to pods that do not tolerate it.' });
-registerEnumType(TolerationOperatorEnum, { name: 'TolerationOperator', description: 'How a toleration compares values; null means Equal.' });
+registerEnumType(TaintEffectEnum, {
+  name: 'TaintEffect',
+  description: 'What a taint does to pods that do not tolerate it.',
+});
+registerEnumType(TolerationOperatorEnum, {
+  name: 'TolerationOperator',
+  description: 'How a toleration compares values; null means Equal.',
+});
 registerEnumType(EvictionActionEnum, { name: 'EvictionAction' });
 registerEnumType(EvictionStatusEnum, { name: 'EvictionStatus' });

@@ -11,14 +11,26 @@ export class NodeInput {
   @Field(() => [TaintInput], { nullable: true, description: 'timeAdded is set by the server' }) taints?: TaintInput[];
   @Field({ nullable: true }) unschedulable?: boolean;
   @Field(() => [NodeConditionInput], { nullable: true }) conditions?: NodeConditionInput[];
-  @Field(() => [KeyValueInput], { nullable: true, description: 'e.g. [{key: "cpu", value: "4"}]; null: no resource limit' }) allocatable?: KeyValueInput[] | null;
-  @Field({ nullable: true, description: 'optimistic concurrency: the write fails with CONFLICT when the node moved on' }) resourceVersion?: string;
+  @Field(() => [KeyValueInput], {
+    nullable: true,
+    description: 'e.g. [{key: "cpu", value: "4"}]; null: no resource limit',
+  })
+  allocatable?: KeyValueInput[] | null;
+  @Field({
+    nullable: true,
+    description: 'optimistic concurrency: the write fails with CONFLICT when the node moved on',
+  })
+  resourceVersion?: string;
 }
 
 /** `PUT /v1/namespaces/{ns}/pods/{name}`'s body (API.md "Pod" without server fields). */
 @InputType('PodInput')
 export class PodInput extends PodSpecInput {
-  @Field(() => String, { nullable: true, description: 'on create only: stores the pod bound there (no scheduler checks); cannot change on replace' }) nodeName?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'on create only: stores the pod bound there (no scheduler checks); cannot change on replace',
+  })
+  nodeName?: string | null;
   @Field({ nullable: true, description: 'Pending, Running, Succeeded, Failed' }) phase?: string;
   @Field({ nullable: true }) uid?: string;
   @Field({ nullable: true }) resourceVersion?: string;
@@ -33,7 +45,8 @@ export class PageArgs {
 
 @ArgsType()
 export class NodesArgs extends PageArgs {
-  @Field({ nullable: true, description: 'Kubernetes label selector, e.g. "pool=gpu,zone in (a,b)"' }) labelSelector?: string;
+  @Field({ nullable: true, description: 'Kubernetes label selector, e.g. "pool=gpu,zone in (a,b)"' })
+  labelSelector?: string;
 }
 
 @ArgsType()

@@ -2,7 +2,6 @@ import { Field, GraphQLISODateTime, ObjectType } from '@nestjs/graphql';
 import type { StoredNode } from '../../model/stored-objects';
 import { KeyValue, toEntries } from './key-value.model';
 import { TaintModel, toTaintModel } from './taint.model';
-import type { TaintEffectEnum } from './enums';
 
 @ObjectType('NodeCondition')
 export class NodeConditionModel {
@@ -20,7 +19,8 @@ export class NodeModel {
   @Field(() => [TaintModel]) taints!: TaintModel[];
   @Field() unschedulable!: boolean;
   @Field(() => [NodeConditionModel]) conditions!: NodeConditionModel[];
-  @Field(() => [KeyValue], { nullable: true, description: 'null: no resource limit is applied' }) allocatable!: KeyValue[] | null;
+  @Field(() => [KeyValue], { nullable: true, description: 'null: no resource limit is applied' }) allocatable!:
+    KeyValue[] | null;
   @Field() resourceVersion!: string;
   @Field(() => GraphQLISODateTime) createdAt!: Date;
   @Field(() => GraphQLISODateTime) updatedAt!: Date;
@@ -32,7 +32,10 @@ export function toNodeModel(n: StoredNode): NodeModel {
     labels: toEntries(n.labels),
     taints: n.taints.map(toTaintModel),
     unschedulable: n.unschedulable,
-    conditions: n.conditions.map((c) => ({ ...c, lastTransitionTime: c.lastTransitionTime ? new Date(c.lastTransitionTime) : undefined })),
+    conditions: n.conditions.map((c) => ({
+      ...c,
+      lastTransitionTime: c.lastTransitionTime ? new Date(c.lastTransitionTime) : undefined,
+    })),
     allocatable: n.allocatable ? toEntries(n.allocatable) : null,
     resourceVersion: n.resourceVersion,
     createdAt: n.createdAt,

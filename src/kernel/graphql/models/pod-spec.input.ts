@@ -11,7 +11,8 @@ export class ResourceRequirementsModel {
 
 @InputType('ResourceRequirementsInput')
 export class ResourceRequirementsInput {
-  @Field(() => [KeyValueInput], { nullable: true, description: 'e.g. [{key: "cpu", value: "100m"}]' }) requests?: KeyValueInput[];
+  @Field(() => [KeyValueInput], { nullable: true, description: 'e.g. [{key: "cpu", value: "100m"}]' })
+  requests?: KeyValueInput[];
   @Field(() => [KeyValueInput], { nullable: true }) limits?: KeyValueInput[];
 }
 

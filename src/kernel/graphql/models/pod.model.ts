@@ -28,10 +28,18 @@ export class PodModel {
 
 export function toPodModel(p: StoredPod): PodModel {
   return {
-    namespace: p.namespace, name: p.name, uid: p.uid, nodeName: p.nodeName, phase: p.phase, boundAt: p.boundAt,
+    namespace: p.namespace,
+    name: p.name,
+    uid: p.uid,
+    nodeName: p.nodeName,
+    phase: p.phase,
+    boundAt: p.boundAt,
     tolerations: p.tolerations.map((t) => ({
-      key: t.key, operator: (t.operator || undefined) as TolerationOperatorEnum | undefined, value: t.value,
-      effect: (t.effect || undefined) as TaintEffectEnum | undefined, tolerationSeconds: t.tolerationSeconds ?? null,
+      key: t.key,
+      operator: (t.operator || undefined) as TolerationOperatorEnum | undefined,
+      value: t.value,
+      effect: (t.effect || undefined) as TaintEffectEnum | undefined,
+      tolerationSeconds: t.tolerationSeconds ?? null,
     })),
     nodeSelector: toEntries(p.nodeSelector),
     affinity: p.affinity as AffinityModel | null,
@@ -40,6 +48,7 @@ export function toPodModel(p: StoredPod): PodModel {
     resources: { requests: toEntries(p.resources.requests), limits: toEntries(p.resources.limits) },
     hostNetwork: p.hostNetwork,
     resourceVersion: p.resourceVersion,
-    createdAt: p.createdAt, updatedAt: p.updatedAt,
+    createdAt: p.createdAt,
+    updatedAt: p.updatedAt,
   };
 }

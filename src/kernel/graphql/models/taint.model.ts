@@ -7,7 +7,11 @@ export class TaintModel {
   @Field() key!: string;
   @Field() value!: string;
   @Field(() => TaintEffectEnum) effect!: TaintEffectEnum;
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the taint was first added; NoExecute clocks start here.' }) timeAdded?: Date | null;
+  @Field(() => GraphQLISODateTime, {
+    nullable: true,
+    description: 'When the taint was first added; NoExecute clocks start here.',
+  })
+  timeAdded?: Date | null;
 }
 
 /** A taint as GraphQL shows it: the one mapper every resolver uses. */
@@ -25,10 +29,12 @@ export class TaintInput {
 @ObjectType('Toleration')
 export class TolerationModel {
   @Field({ nullable: true }) key?: string;
-  @Field(() => TolerationOperatorEnum, { nullable: true, description: 'null means Equal' }) operator?: TolerationOperatorEnum;
+  @Field(() => TolerationOperatorEnum, { nullable: true, description: 'null means Equal' })
+  operator?: TolerationOperatorEnum;
   @Field({ nullable: true }) value?: string;
   @Field(() => TaintEffectEnum, { nullable: true, description: 'null means every effect' }) effect?: TaintEffectEnum;
-  @Field(() => Int, { nullable: true, description: 'NoExecute only; null tolerates forever' }) tolerationSeconds?: number | null;
+  @Field(() => Int, { nullable: true, description: 'NoExecute only; null tolerates forever' }) tolerationSeconds?:
+    number | null;
 }
 
 @InputType('TolerationInput')

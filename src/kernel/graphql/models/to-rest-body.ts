@@ -13,7 +13,11 @@ export function podSpecBody(input: PodSpecInput | null | undefined): Record<stri
   if (input.tolerations) out.tolerations = input.tolerations.map(tolerationBody);
   if (input.nodeSelector) out.nodeSelector = fromEntries(input.nodeSelector);
   if (input.affinity !== undefined) out.affinity = input.affinity === null ? null : stripUndefined(input.affinity);
-  if (input.resources) out.resources = { ...(input.resources.requests ? { requests: fromEntries(input.resources.requests) } : {}), ...(input.resources.limits ? { limits: fromEntries(input.resources.limits) } : {}) };
+  if (input.resources)
+    out.resources = {
+      ...(input.resources.requests ? { requests: fromEntries(input.resources.requests) } : {}),
+      ...(input.resources.limits ? { limits: fromEntries(input.resources.limits) } : {}),
+    };
   if (input.priority !== undefined && input.priority !== null) out.priority = input.priority;
   if (input.owner !== undefined) out.owner = input.owner;
   if (input.hostNetwork !== undefined && input.hostNetwork !== null) out.hostNetwork = input.hostNetwork;
@@ -46,8 +50,10 @@ export function nodeBody(input: NodeInput): Record<string, unknown> {
   if (input.taints) out.taints = input.taints.map(taintBody);
   if (input.unschedulable !== undefined && input.unschedulable !== null) out.unschedulable = input.unschedulable;
   if (input.conditions) out.conditions = input.conditions.map((c) => stripUndefined({ ...c }));
-  if (input.allocatable !== undefined) out.allocatable = input.allocatable === null ? null : fromEntries(input.allocatable);
-  if (input.resourceVersion !== undefined && input.resourceVersion !== null) out.resourceVersion = input.resourceVersion;
+  if (input.allocatable !== undefined)
+    out.allocatable = input.allocatable === null ? null : fromEntries(input.allocatable);
+  if (input.resourceVersion !== undefined && input.resourceVersion !== null)
+    out.resourceVersion = input.resourceVersion;
   return out;
 }
 

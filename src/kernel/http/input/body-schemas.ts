@@ -9,9 +9,13 @@ import { z } from 'zod';
 const MAX_ITEMS = 1000;
 const MAX_STRING = 4096;
 const str = z.string().max(MAX_STRING);
-const stringMap = z.record(z.string().max(MAX_STRING), str).refine((m) => Object.keys(m).length <= MAX_ITEMS, `at most ${MAX_ITEMS} entries`);
+const stringMap = z
+  .record(z.string().max(MAX_STRING), str)
+  .refine((m) => Object.keys(m).length <= MAX_ITEMS, `at most ${MAX_ITEMS} entries`);
 const quantity = z.union([str, z.number().finite()]).transform((v) => String(v));
-const resourceList = z.record(z.string().max(253), quantity).refine((m) => Object.keys(m).length <= 64, 'at most 64 resources');
+const resourceList = z
+  .record(z.string().max(253), quantity)
+  .refine((m) => Object.keys(m).length <= 64, 'at most 64 resources');
 
 export const taintSchema = z.strictObject({
   key: str,
@@ -25,16 +29,35 @@ export const tolerationSchema = z.strictObject({
   operator: str.optional(),
   value: str.optional(),
   effect: str.optional(),
-  tolerationSeconds: z.number().int().min(-(2 ** 53)).max(2 ** 53).nullable().optional(),
+  tolerationSeconds: z
+    .number()
+    .int()
+    .min(-(2 ** 53))
+    .max(2 ** 53)
+    .nullable()
+    .optional(),
 });
 
 const requirement = z.strictObject({ key: str, operator: str, values: z.array(str).max(MAX_ITEMS).optional() });
-const term = z.strictObject({ matchExpressions: z.array(requirement).max(100).optional(), matchFields: z.array(requirement).max(100).optional() });
+const term = z.strictObject({
+  matchExpressions: z.array(requirement).max(100).optional(),
+  matchFields: z.array(requirement).max(100).optional(),
+});
 export const affinitySchema = z.strictObject({
-  nodeAffinity: z.strictObject({
-    requiredDuringSchedulingIgnoredDuringExecution: z.strictObject({ nodeSelectorTerms: z.array(term).max(100) }).nullable().optional(),
-    preferredDuringSchedulingIgnoredDuringExecution: z.array(z.strictObject({ weight: z.number().int(), preference: term })).max(100).nullable().optional(),
-  }).nullable().optional(),
+  nodeAffinity: z
+    .strictObject({
+      requiredDuringSchedulingIgnoredDuringExecution: z
+        .strictObject({ nodeSelectorTerms: z.array(term).max(100) })
+        .nullable()
+        .optional(),
+      preferredDuringSchedulingIgnoredDuringExecution: z
+        .array(z.strictObject({ weight: z.number().int(), preference: term }))
+        .max(100)
+        .nullable()
+        .optional(),
+    })
+    .nullable()
+    .optional(),
 });
 
 const conditionSchema = z.strictObject({
@@ -47,7 +70,10 @@ const conditionSchema = z.strictObject({
 });
 
 const serverFields = {
-  resourceVersion: z.union([str, z.number()]).transform((v) => String(v)).optional(),
+  resourceVersion: z
+    .union([str, z.number()])
+    .transform((v) => String(v))
+    .optional(),
   createdAt: str.optional(),
   updatedAt: str.optional(),
 };
@@ -66,8 +92,16 @@ export const podSpecSchema = z.strictObject({
   tolerations: z.array(tolerationSchema).max(MAX_ITEMS).optional(),
   nodeSelector: stringMap.optional(),
   affinity: affinitySchema.nullable().optional(),
-  resources: z.strictObject({ requests: resourceList.optional(), limits: resourceList.optional() }).nullable().optional(),
-  priority: z.number().int().min(-(2 ** 31)).max(2 ** 31 - 1).optional(),
+  resources: z
+    .strictObject({ requests: resourceList.optional(), limits: resourceList.optional() })
+    .nullable()
+    .optional(),
+  priority: z
+    .number()
+    .int()
+    .min(-(2 ** 31))
+    .max(2 ** 31 - 1)
+    .optional(),
   owner: z.strictObject({ kind: str, name: str }).nullable().optional(),
   hostNetwork: z.boolean().optional(),
 });

@@ -8,14 +8,20 @@ import type { FieldError } from '../../../domain/types';
  */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown, what: string, basePath = ''): z.infer<S> {
   if (body === undefined || body === null) {
-    throw new AppError('BadRequest', `${what}: a JSON object is required`, [{ field: basePath || '(body)', type: 'Required value', message: 'Required value' }]);
+    throw new AppError('BadRequest', `${what}: a JSON object is required`, [
+      { field: basePath || '(body)', type: 'Required value', message: 'Required value' },
+    ]);
   }
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   const errors: FieldError[] = parsed.error.issues.slice(0, 50).flatMap((issue): FieldError[] => {
     const path = joinPath(basePath, issue.path);
     if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((k) => ({ field: joinPath(path, [k]), type: 'Invalid value' as const, message: `unknown field "${k}"` }));
+      return issue.keys.map((k) => ({
+        field: joinPath(path, [k]),
+        type: 'Invalid value' as const,
+        message: `unknown field "${k}"`,
+      }));
     }
     return [{ field: path || '(body)', type: 'Invalid value' as const, message: describeIssue(issue) }];
   });

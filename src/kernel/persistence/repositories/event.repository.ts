@@ -17,7 +17,10 @@ export interface EventQuery {
   subjectName?: string;
 }
 
-/** The append-only event log, its only reader and writer: appends for UnitOfWork, replay for the stream, the audit history. */
+/**
+ * The append-only event log, its only reader and writer: appends for UnitOfWork, replay for the stream, the audit
+ * history.
+ */
 @Injectable()
 export class EventRepository {
   /** Appends a mutation's events in its transaction; answers them as stored (ids, times), in order. */
@@ -26,8 +29,12 @@ export class EventRepository {
     if (events.length > BULK_EVENTS) return this.insertMany(tx, actor, events);
     const rows = await tx.event.createManyAndReturn({
       data: events.map((e) => ({
-        type: e.type, actor: actor.name, requestId: actor.requestId ?? null,
-        subjectKind: e.subjectKind, subjectName: e.subjectName, data: json(e.data),
+        type: e.type,
+        actor: actor.name,
+        requestId: actor.requestId ?? null,
+        subjectKind: e.subjectKind,
+        subjectName: e.subjectName,
+        data: json(e.data),
       })),
     });
     return rows.map(toEvent);
@@ -47,20 +54,29 @@ export class EventRepository {
        FROM ROWS FROM (jsonb_to_recordset($3::jsonb) AS (type text, kind text, name text, data jsonb)) WITH ORDINALITY AS u(type, kind, name, data, ord)
        ORDER BY u.ord
        RETURNING id::text AS id, created_at`,
-      actor.name, actor.requestId ?? null,
+      actor.name,
+      actor.requestId ?? null,
       JSON.stringify(events.map((e) => ({ type: e.type, kind: e.subjectKind, name: e.subjectName, data: e.data }))),
     );
     // bigint ids as text: the shorter is the smaller, then the text order is the number order.
     const rows = returned.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return events.map((e, i) => ({
-      id: rows[i].id, type: e.type, actor: actor.name, requestId: actor.requestId ?? null, subjectKind: e.subjectKind,
-      subjectName: e.subjectName, data: JSON.parse(JSON.stringify(e.data)) as Record<string, unknown>, createdAt: new Date(rows[i].created_at).toISOString(),
+      id: rows[i].id,
+      type: e.type,
+      actor: actor.name,
+      requestId: actor.requestId ?? null,
+      subjectKind: e.subjectKind,
+      subjectName: e.subjectName,
+      data: JSON.parse(JSON.stringify(e.data)) as Record<string, unknown>,
+      createdAt: new Date(rows[i].created_at).toISOString(),
     }));
   }
 
   /** Other replicas' committed events, by id (or the inclusive id range a bulk change names), oldest first. */
   async findCommitted(db: Db, ids: readonly string[], range: boolean): Promise<TaintwiseEvent[]> {
-    const where = range ? { id: { gte: BigInt(ids[0]), lte: BigInt(ids[1]) } } : { id: { in: ids.map((id) => BigInt(id)) } };
+    const where = range
+      ? { id: { gte: BigInt(ids[0]), lte: BigInt(ids[1]) } }
+      : { id: { in: ids.map((id) => BigInt(id)) } };
     const rows = await db.event.findMany({ where, orderBy: { id: 'asc' }, take: 10_000 });
     return rows.map(toEvent);
   }
@@ -87,7 +103,13 @@ type EventRow = Awaited<ReturnType<Db['event']['findMany']>>[number];
 
 function toEvent(r: EventRow): TaintwiseEvent {
   return {
-    id: String(r.id), type: r.type, actor: r.actor, requestId: r.requestId, subjectKind: r.subjectKind,
-    subjectName: r.subjectName, data: r.data as Record<string, unknown>, createdAt: r.createdAt.toISOString(),
+    id: String(r.id),
+    type: r.type,
+    actor: r.actor,
+    requestId: r.requestId,
+    subjectKind: r.subjectKind,
+    subjectName: r.subjectName,
+    data: r.data as Record<string, unknown>,
+    createdAt: r.createdAt.toISOString(),
   };
 }

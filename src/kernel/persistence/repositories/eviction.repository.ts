@@ -96,13 +96,20 @@ export interface EvictionFilter {
 @Injectable()
 export class EvictionRepository {
   /** Newest first (createdAt, then id, descending); `after` is the last item of the previous page. */
-  async list(db: Db, filter: EvictionFilter, limit: number, after?: { createdAt: Date; id: string }): Promise<StoredEviction[]> {
+  async list(
+    db: Db,
+    filter: EvictionFilter,
+    limit: number,
+    after?: { createdAt: Date; id: string },
+  ): Promise<StoredEviction[]> {
     const rows = await db.eviction.findMany({
       where: {
         ...(filter.status ? { status: filter.status } : {}),
         ...(filter.node !== undefined ? { nodeName: filter.node } : {}),
         ...(filter.namespace !== undefined ? { namespace: filter.namespace } : {}),
-        ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+        ...(after
+          ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }
+          : {}),
       },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: limit,
@@ -132,15 +139,27 @@ export class EvictionRepository {
   }
 
   /** New rows, Scheduled with their timer id, or Executed at `at` (pods evicted at once). */
-  async insert(db: Db, rows: readonly NewEvictionRow[], outcome: { status: 'Scheduled' } | { status: 'Executed'; at: Date }): Promise<void> {
+  async insert(
+    db: Db,
+    rows: readonly NewEvictionRow[],
+    outcome: { status: 'Scheduled' } | { status: 'Executed'; at: Date },
+  ): Promise<void> {
     if (rows.length === 0) return;
     const executedAt = outcome.status === 'Executed' ? outcome.at : null;
     if (rows.length <= BULK_ROWS) {
       await db.eviction.createMany({
         data: rows.map((r) => ({
-          id: r.id, podUid: r.podUid, namespace: r.namespace, podName: r.podName, nodeName: r.nodeName,
-          taints: json(r.taints.map(taintToJson)), status: outcome.status, evictAt: r.evictAt, executedAt,
-          reason: r.reason, timerId: r.timerId,
+          id: r.id,
+          podUid: r.podUid,
+          namespace: r.namespace,
+          podName: r.podName,
+          nodeName: r.nodeName,
+          taints: json(r.taints.map(taintToJson)),
+          status: outcome.status,
+          evictAt: r.evictAt,
+          executedAt,
+          reason: r.reason,
+          timerId: r.timerId,
         })),
       });
       return;
@@ -148,10 +167,19 @@ export class EvictionRepository {
     // One statement with one JSON document parameter: createMany binds every value separately, ~2.5 ms per
     // row on PGlite (25 s for a NoExecute taint over 10,000 pods); an array per column still costs the driver
     // a conversion per element (twice the time).
-    const document = JSON.stringify(rows.map((r) => ({
-      id: r.id, pod_uid: r.podUid, namespace: r.namespace, pod_name: r.podName, node_name: r.nodeName,
-      taints: r.taints.map(taintToJson), evict_at: r.evictAt.toISOString(), reason: r.reason, timer_id: r.timerId,
-    })));
+    const document = JSON.stringify(
+      rows.map((r) => ({
+        id: r.id,
+        pod_uid: r.podUid,
+        namespace: r.namespace,
+        pod_name: r.podName,
+        node_name: r.nodeName,
+        taints: r.taints.map(taintToJson),
+        evict_at: r.evictAt.toISOString(),
+        reason: r.reason,
+        timer_id: r.timerId,
+      })),
+    );
     await db.$executeRawUnsafe(
       `INSERT INTO evictions (id, pod_uid, namespace, pod_name, node_name, taints, status, evict_at, executed_at, reason, timer_id)
        SELECT u.id, u.pod_uid, u.namespace, u.pod_name, u.node_name, u.taints, $2::"EvictionStatus", u.evict_at,
@@ -178,7 +206,10 @@ export class EvictionRepository {
   }
 
   /** New deadlines for Scheduled rows (a changed tolerationSeconds, a re-stamped taint), in one statement. */
-  async retime(db: Db, rows: ReadonlyArray<{ id: string; evictAt: Date; timerId: string; reason: string; taints: readonly Taint[] }>): Promise<void> {
+  async retime(
+    db: Db,
+    rows: ReadonlyArray<{ id: string; evictAt: Date; timerId: string; reason: string; taints: readonly Taint[] }>,
+  ): Promise<void> {
     if (rows.length === 0) return;
     await db.$executeRawUnsafe(
       `UPDATE evictions AS e SET evict_at = u.evict_at, timer_id = u.timer_id, reason = u.reason, taints = u.taints::jsonb
@@ -193,7 +224,11 @@ export class EvictionRepository {
   }
 
   /** Scheduled rows by id, a page after `afterId`: the reconciler compares them with the armed timers. */
-  async scheduledPage(db: Db, afterId: string | undefined, take: number): Promise<Array<{ id: string; evictAt: Date }>> {
+  async scheduledPage(
+    db: Db,
+    afterId: string | undefined,
+    take: number,
+  ): Promise<Array<{ id: string; evictAt: Date }>> {
     return db.eviction.findMany({
       where: { status: 'Scheduled', ...(afterId ? { id: { gt: afterId } } : {}) },
       select: { id: true, evictAt: true },
@@ -215,20 +250,27 @@ export class EvictionRepository {
 
   /** The earliest due rows on these (locked) nodes, locked `FOR UPDATE SKIP LOCKED`. */
   async lockDue(db: Db, due: DueQuery, nodeNames: readonly string[]): Promise<DueRow[]> {
-    const rows = await db.$queryRawUnsafe<Array<ScheduledRowText & { node_name: string; namespace: string; pod_name: string }>>(
+    const rows = await db.$queryRawUnsafe<
+      Array<ScheduledRowText & { node_name: string; namespace: string; pod_name: string }>
+    >(
       `SELECT id::text AS id, pod_uid, node_name, namespace, pod_name, evict_at, timer_id FROM evictions
        WHERE ${DUE} AND node_name = ANY($7::text[])
        ORDER BY evict_at LIMIT $3 FOR UPDATE SKIP LOCKED`,
       ...dueParameters(due),
       [...nodeNames],
     );
-    return rows.map((r) => ({ ...scheduledRow(r), nodeName: r.node_name, namespace: r.namespace, podName: r.pod_name }));
+    return rows.map((r) => ({
+      ...scheduledRow(r),
+      nodeName: r.node_name,
+      namespace: r.namespace,
+      podName: r.pod_name,
+    }));
   }
 
   /** Whether any due row is left (committed state, no lock). */
   async anyDue(db: Db, due: Pick<DueQuery, 'now' | 'excluded'>): Promise<boolean> {
     const left = await db.$queryRawUnsafe<unknown[]>(
-      `SELECT 1 FROM evictions WHERE ${DUE} LIMIT 1`,
+      `SELECT 1 FROM evictions WHERE ${DUE} LIMIT $3`,
       ...dueParameters({ ...due, limit: 1, part: 0, parts: 1 }),
     );
     return left.length > 0;
@@ -236,14 +278,29 @@ export class EvictionRepository {
 }
 
 type EvictionRow = {
-  id: string; podUid: string; namespace: string; podName: string; nodeName: string; taints: unknown; status: string;
-  evictAt: Date; createdAt: Date; executedAt: Date | null; cancelledAt: Date | null; reason: string;
+  id: string;
+  podUid: string;
+  namespace: string;
+  podName: string;
+  nodeName: string;
+  taints: unknown;
+  status: string;
+  evictAt: Date;
+  createdAt: Date;
+  executedAt: Date | null;
+  cancelledAt: Date | null;
+  reason: string;
 };
 
 function toStoredEviction(row: EvictionRow): StoredEviction {
-  const taints = ((row.taints ?? []) as Array<{ key: string; value?: string; effect: string; timeAdded?: string }>).map((t): Taint => ({
-    key: t.key, value: t.value ?? '', effect: t.effect as TaintEffect, ...(t.timeAdded ? { timeAdded: new Date(t.timeAdded) } : {}),
-  }));
+  const taints = ((row.taints ?? []) as Array<{ key: string; value?: string; effect: string; timeAdded?: string }>).map(
+    (t): Taint => ({
+      key: t.key,
+      value: t.value ?? '',
+      effect: t.effect as TaintEffect,
+      ...(t.timeAdded ? { timeAdded: new Date(t.timeAdded) } : {}),
+    }),
+  );
   return {
     id: row.id,
     pod: { namespace: row.namespace, name: row.podName, uid: row.podUid },

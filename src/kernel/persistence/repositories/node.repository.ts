@@ -22,7 +22,11 @@ export class NodeRepository {
   }
 
   async findByNames(db: Db, names: readonly string[]): Promise<StoredNode[]> {
-    const rows = await db.node.findMany({ where: { name: { in: [...names] } }, include: withTaints, orderBy: { name: 'asc' } });
+    const rows = await db.node.findMany({
+      where: { name: { in: [...names] } },
+      include: withTaints,
+      orderBy: { name: 'asc' },
+    });
     return rows.map(toStoredNode);
   }
 
@@ -38,7 +42,9 @@ export class NodeRepository {
     let cursor: string | undefined;
     for (;;) {
       const rows = await db.node.findMany({
-        include: withTaints, orderBy: { name: 'asc' }, take: pageSize,
+        include: withTaints,
+        orderBy: { name: 'asc' },
+        take: pageSize,
         ...(cursor ? { cursor: { name: cursor }, skip: 1 } : {}),
       });
       all.push(...rows.map(toStoredNode));
@@ -64,21 +70,29 @@ export class NodeRepository {
     if (held.length === names.length) return held;
     const heldSet = new Set(held);
     const others = names.filter((n) => !heldSet.has(n));
-    const existing = await db.$queryRawUnsafe<Array<{ name: string }>>('SELECT name FROM nodes WHERE name = ANY($1::text[])', others);
+    const existing = await db.$queryRawUnsafe<Array<{ name: string }>>(
+      'SELECT name FROM nodes WHERE name = ANY($1::text[])',
+      others,
+    );
     const exist = new Set(existing.map((r) => r.name));
     return [...held, ...others.filter((n) => !exist.has(n))];
   }
 
   async lock(db: Db, names: readonly string[]): Promise<void> {
     if (names.length === 0) return;
-    await db.$queryRawUnsafe('SELECT name FROM nodes WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE', [...names]);
+    await db.$queryRawUnsafe('SELECT name FROM nodes WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE', [
+      ...names,
+    ]);
   }
 
   async create(db: Db, node: NodeWrite): Promise<StoredNode> {
     const row = await db.node.create({
       data: {
-        name: node.name, labels: json(node.labels), unschedulable: node.unschedulable,
-        conditions: json(node.conditions), allocatable: node.allocatable === null ? undefined : json(node.allocatable),
+        name: node.name,
+        labels: json(node.labels),
+        unschedulable: node.unschedulable,
+        conditions: json(node.conditions),
+        allocatable: node.allocatable === null ? undefined : json(node.allocatable),
         taints: { create: node.taints.map((t, position) => taintRow(t, position)) },
       },
       include: withTaints,
@@ -91,11 +105,16 @@ export class NodeRepository {
    * Returns undefined when the node is gone or its version moved on.
    */
   async replace(db: Db, node: NodeWrite, expectedVersion?: string): Promise<StoredNode | undefined> {
-    const where = expectedVersion === undefined ? { name: node.name } : { name: node.name, resourceVersion: Number(expectedVersion) };
+    const where =
+      expectedVersion === undefined
+        ? { name: node.name }
+        : { name: node.name, resourceVersion: Number(expectedVersion) };
     const updated = await db.node.updateMany({
       where,
       data: {
-        labels: json(node.labels), unschedulable: node.unschedulable, conditions: json(node.conditions),
+        labels: json(node.labels),
+        unschedulable: node.unschedulable,
+        conditions: json(node.conditions),
         allocatable: node.allocatable === null ? Prisma.DbNull : json(node.allocatable),
         resourceVersion: { increment: 1 },
       },
@@ -103,7 +122,9 @@ export class NodeRepository {
     if (updated.count === 0) return undefined;
     await db.taint.deleteMany({ where: { nodeName: node.name } });
     if (node.taints.length) {
-      await db.taint.createMany({ data: node.taints.map((t, position) => ({ nodeName: node.name, ...taintRow(t, position) })) });
+      await db.taint.createMany({
+        data: node.taints.map((t, position) => ({ nodeName: node.name, ...taintRow(t, position) })),
+      });
     }
     return this.findByName(db, node.name);
   }
@@ -117,7 +138,9 @@ export class NodeRepository {
   async taintsOf(db: Db, names: readonly string[]): Promise<Map<string, Taint[]>> {
     const out = new Map<string, Taint[]>();
     for (const chunk of chunks(names, CHUNK * 4)) {
-      const rows = await db.$queryRawUnsafe<Array<{ node_name: string; key: string; value: string; effect: string; time_added: Date | string }>>(
+      const rows = await db.$queryRawUnsafe<
+        Array<{ node_name: string; key: string; value: string; effect: string; time_added: Date | string }>
+      >(
         'SELECT node_name, key, value, effect::text AS effect, time_added FROM taints WHERE node_name = ANY($1::text[]) ORDER BY node_name, position',
         [...chunk],
       );
@@ -134,16 +157,31 @@ export class NodeRepository {
   async existingNodeNames(db: Db, names: readonly string[]): Promise<Set<string>> {
     const out = new Set<string>();
     for (const chunk of chunks(names, CHUNK * 4)) {
-      const rows = await db.$queryRawUnsafe<Array<{ name: string }>>('SELECT name FROM nodes WHERE name = ANY($1::text[])', [...chunk]);
+      const rows = await db.$queryRawUnsafe<Array<{ name: string }>>(
+        'SELECT name FROM nodes WHERE name = ANY($1::text[])',
+        [...chunk],
+      );
       for (const r of rows) out.add(r.name);
     }
     return out;
   }
   /** Creates or replaces nodes and their taints (already stamped). Answers the stored nodes and which were created. */
-  async upsertNodes(db: Db, nodes: readonly NodeWrite[], now: Date): Promise<Array<{ node: StoredNode; created: boolean }>> {
+  async upsertNodes(
+    db: Db,
+    nodes: readonly NodeWrite[],
+    now: Date,
+  ): Promise<Array<{ node: StoredNode; created: boolean }>> {
     const out: Array<{ node: StoredNode; created: boolean }> = [];
     for (const chunk of chunks(nodes, CHUNK)) {
-      const rows = await db.$queryRawUnsafe<Array<{ name: string; resource_version: number; created_at: Date | string; updated_at: Date | string; inserted: boolean }>>(
+      const rows = await db.$queryRawUnsafe<
+        Array<{
+          name: string;
+          resource_version: number;
+          created_at: Date | string;
+          updated_at: Date | string;
+          inserted: boolean;
+        }>
+      >(
         `INSERT INTO nodes (name, labels, unschedulable, conditions, allocatable, resource_version, created_at, updated_at)
          SELECT t.name, t.labels::jsonb, t.unschedulable, t.conditions::jsonb, t.allocatable::jsonb, 1, $6::timestamptz, $6::timestamptz
          FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[]) AS t(name, labels, unschedulable, conditions, allocatable)
@@ -163,8 +201,15 @@ export class NodeRepository {
         out.push({
           created: r.inserted === true || (r.inserted as unknown) === 't',
           node: {
-            name: n.name, labels: n.labels, taints: n.taints, unschedulable: n.unschedulable, conditions: n.conditions, allocatable: n.allocatable,
-            resourceVersion: String(r.resource_version), createdAt: toDate(r.created_at), updatedAt: toDate(r.updated_at),
+            name: n.name,
+            labels: n.labels,
+            taints: n.taints,
+            unschedulable: n.unschedulable,
+            conditions: n.conditions,
+            allocatable: n.allocatable,
+            resourceVersion: String(r.resource_version),
+            createdAt: toDate(r.created_at),
+            updatedAt: toDate(r.updated_at),
           },
         });
       }
@@ -197,7 +242,10 @@ export class NodeRepository {
   /** Deletes the nodes' taints and inserts the given ones, one array parameter per column. */
   private async rewriteTaints(db: Db, nodes: readonly Pick<StoredNode, 'name' | 'taints'>[], now: Date): Promise<void> {
     for (const chunk of chunks(nodes, CHUNK * 4)) {
-      await db.$executeRawUnsafe('DELETE FROM taints WHERE node_name = ANY($1::text[])', chunk.map((n) => n.name));
+      await db.$executeRawUnsafe(
+        'DELETE FROM taints WHERE node_name = ANY($1::text[])',
+        chunk.map((n) => n.name),
+      );
     }
     const taints = nodes.flatMap((n) => n.taints.map((t, position) => ({ node: n.name, t, position })));
     for (const chunk of chunks(taints, CHUNK)) {
@@ -223,8 +271,14 @@ function taintRow(t: Taint, position: number) {
 }
 
 type NodeRow = {
-  name: string; labels: unknown; unschedulable: boolean; conditions: unknown; allocatable: unknown;
-  resourceVersion: number; createdAt: Date; updatedAt: Date;
+  name: string;
+  labels: unknown;
+  unschedulable: boolean;
+  conditions: unknown;
+  allocatable: unknown;
+  resourceVersion: number;
+  createdAt: Date;
+  updatedAt: Date;
   taints: Array<{ key: string; value: string; effect: string; timeAdded: Date }>;
 };
 
@@ -232,7 +286,12 @@ export function toStoredNode(row: NodeRow): StoredNode {
   return {
     name: row.name,
     labels: (row.labels ?? {}) as Record<string, string>,
-    taints: row.taints.map((t) => ({ key: t.key, value: t.value, effect: t.effect as TaintEffect, timeAdded: t.timeAdded })),
+    taints: row.taints.map((t) => ({
+      key: t.key,
+      value: t.value,
+      effect: t.effect as TaintEffect,
+      timeAdded: t.timeAdded,
+    })),
     unschedulable: row.unschedulable,
     conditions: ((row.conditions ?? []) as Array<NodeCondition & { lastTransitionTime?: string }>).map((c) => ({
       ...c,

@@ -12,15 +12,55 @@ export const POD_COLUMNS = `id::text, namespace, name, uid, node_name, phase, bo
   owner_kind, owner_name, resources::text, requests::text, host_network, resource_version, created_at, updated_at`;
 
 type PodRow = [
-  string, string, string, string, string | null, string, Date | string | null, string, string, string | null, number,
-  string | null, string | null, string, string, boolean, number, Date | string, Date | string,
+  string,
+  string,
+  string,
+  string,
+  string | null,
+  string,
+  Date | string | null,
+  string,
+  string,
+  string | null,
+  number,
+  string | null,
+  string | null,
+  string,
+  string,
+  boolean,
+  number,
+  Date | string,
+  Date | string,
 ];
 
 export function podFromRow(row: readonly unknown[], json: JsonInterner): StoredPod {
-  const [, namespace, name, uid, nodeName, phase, boundAt, tolerations, nodeSelector, affinity, priority, ownerKind, ownerName, resources, requests, hostNetwork, rv, createdAt, updatedAt] =
-    row as PodRow;
+  const [
+    ,
+    namespace,
+    name,
+    uid,
+    nodeName,
+    phase,
+    boundAt,
+    tolerations,
+    nodeSelector,
+    affinity,
+    priority,
+    ownerKind,
+    ownerName,
+    resources,
+    requests,
+    hostNetwork,
+    rv,
+    createdAt,
+    updatedAt,
+  ] = row as PodRow;
   return {
-    namespace, name, uid, nodeName, phase,
+    namespace,
+    name,
+    uid,
+    nodeName,
+    phase,
     boundAt: boundAt === null ? null : toDate(boundAt),
     tolerations: json.parse(tolerations) as Toleration[],
     nodeSelector: json.parse(nodeSelector) as Record<string, string>,
@@ -77,9 +117,33 @@ export async function podsFromTexts(
 function podFromText(text: string, json: JsonInterner): StoredPod | { unreadable: string } {
   const f = text.split(SEP);
   if (f.length !== POD_FIELDS) return { unreadable: text.slice(0, text.indexOf(SEP)) };
-  const [, namespace, name, uid, nodeName, phase, boundAt, tolerations, nodeSelector, affinity, priority, ownerKind, ownerName, resources, requests, hostNetwork, rv, createdAt, updatedAt] = f;
+  const [
+    ,
+    namespace,
+    name,
+    uid,
+    nodeName,
+    phase,
+    boundAt,
+    tolerations,
+    nodeSelector,
+    affinity,
+    priority,
+    ownerKind,
+    ownerName,
+    resources,
+    requests,
+    hostNetwork,
+    rv,
+    createdAt,
+    updatedAt,
+  ] = f;
   return {
-    namespace, name, uid, nodeName: nodeName || null, phase,
+    namespace,
+    name,
+    uid,
+    nodeName: nodeName || null,
+    phase,
     boundAt: boundAt ? new Date(Number(boundAt)) : null,
     tolerations: json.parse(tolerations) as Toleration[],
     nodeSelector: json.parse(nodeSelector) as Record<string, string>,

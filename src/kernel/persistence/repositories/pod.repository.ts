@@ -42,7 +42,11 @@ export class PodRepository {
    */
   async findActiveOnNodes(db: Db, nodeNames: readonly string[]): Promise<StoredPod[]> {
     if (nodeNames.length === 0) return [];
-    return this.podsWhere(db, `node_name = ANY($1::text[]) AND phase IN ('Pending', 'Running') ORDER BY namespace, name`, [...nodeNames]);
+    return this.podsWhere(
+      db,
+      `node_name = ANY($1::text[]) AND phase IN ('Pending', 'Running') ORDER BY namespace, name`,
+      [...nodeNames],
+    );
   }
 
   /** Every active pod, in pages (start-up snapshot load). */
@@ -51,7 +55,9 @@ export class PodRepository {
     let cursor: string | undefined;
     for (;;) {
       const rows = await db.pod.findMany({
-        where: { phase: { in: ACTIVE } }, orderBy: { id: 'asc' }, take: pageSize,
+        where: { phase: { in: ACTIVE } },
+        orderBy: { id: 'asc' },
+        take: pageSize,
         ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
       });
       for (const r of rows) all.push(toStoredPod(r));
@@ -61,12 +67,19 @@ export class PodRepository {
   }
 
   /** One page ordered by namespace/name, starting after `after` (the `continue` token's position). */
-  async list(db: Db, filter: PodListFilter, limit: number, after?: { namespace: string; name: string }): Promise<StoredPod[]> {
+  async list(
+    db: Db,
+    filter: PodListFilter,
+    limit: number,
+    after?: { namespace: string; name: string },
+  ): Promise<StoredPod[]> {
     const where = {
       ...(filter.namespace !== undefined ? { namespace: filter.namespace } : {}),
       ...(filter.nodeName !== undefined ? { nodeName: filter.nodeName } : {}),
       ...(filter.phase !== undefined ? { phase: filter.phase } : {}),
-      ...(after ? { OR: [{ namespace: { gt: after.namespace } }, { namespace: after.namespace, name: { gt: after.name } }] } : {}),
+      ...(after
+        ? { OR: [{ namespace: { gt: after.namespace } }, { namespace: after.namespace, name: { gt: after.name } }] }
+        : {}),
     };
     const rows = await db.pod.findMany({ where, orderBy: [{ namespace: 'asc' }, { name: 'asc' }], take: limit });
     return rows.map(toStoredPod);
@@ -78,14 +91,24 @@ export class PodRepository {
 
   /** Conditional replace (optimistic concurrency); undefined when gone or the version moved on. */
   async replace(db: Db, pod: PodWrite, expectedVersion?: string): Promise<StoredPod | undefined> {
-    const where = { namespace: pod.namespace, name: pod.name, ...(expectedVersion === undefined ? {} : { resourceVersion: Number(expectedVersion) }) };
+    const where = {
+      namespace: pod.namespace,
+      name: pod.name,
+      ...(expectedVersion === undefined ? {} : { resourceVersion: Number(expectedVersion) }),
+    };
     const updated = await db.pod.updateMany({ where, data: { ...podData(pod), resourceVersion: { increment: 1 } } });
     if (updated.count === 0) return undefined;
     return this.findByKey(db, pod.namespace, pod.name);
   }
 
   /** Binds or unbinds; conditional on the current binding so two writers cannot both win. */
-  async setBinding(db: Db, namespace: string, name: string, from: string | null, to: { nodeName: string | null; phase: PodPhase; boundAt: Date | null }): Promise<StoredPod | undefined> {
+  async setBinding(
+    db: Db,
+    namespace: string,
+    name: string,
+    from: string | null,
+    to: { nodeName: string | null; phase: PodPhase; boundAt: Date | null },
+  ): Promise<StoredPod | undefined> {
     const updated = await db.pod.updateMany({
       where: { namespace, name, nodeName: from },
       data: { nodeName: to.nodeName, phase: to.phase, boundAt: to.boundAt, resourceVersion: { increment: 1 } },
@@ -103,7 +126,9 @@ export class PodRepository {
     if (uids.length === 0) return 0;
     return db.$executeRawUnsafe(
       `UPDATE pods SET node_name = NULL, phase = $2, bound_at = NULL, resource_version = resource_version + 1, updated_at = $3::timestamptz WHERE uid = ANY($1::text[])`,
-      [...uids], phase, now.toISOString(),
+      [...uids],
+      phase,
+      now.toISOString(),
     );
   }
 
@@ -115,9 +140,20 @@ export class PodRepository {
 
   /** Pods by a WHERE clause, each row one text value (`POD_TEXT`); rows that will not split are read by id. */
   private async podsWhere(db: Db, where: string, ...params: unknown[]): Promise<StoredPod[]> {
-    const rows = await db.$queryRawUnsafe<Array<{ pod: string }>>(`SELECT ${POD_TEXT} AS pod FROM pods WHERE ${where}`, ...params);
-    return podsFromTexts(rows.map((r) => r.pod), new JsonInterner(), async (ids) =>
-      (await db.$queryRawUnsafe<Array<Record<string, unknown>>>(`SELECT ${POD_COLUMNS} FROM pods WHERE id = ANY($1::uuid[])`, ids)).map((row) => Object.values(row)),
+    const rows = await db.$queryRawUnsafe<Array<{ pod: string }>>(
+      `SELECT ${POD_TEXT} AS pod FROM pods WHERE ${where}`,
+      ...params,
+    );
+    return podsFromTexts(
+      rows.map((r) => r.pod),
+      new JsonInterner(),
+      async (ids) =>
+        (
+          await db.$queryRawUnsafe<Array<Record<string, unknown>>>(
+            `SELECT ${POD_COLUMNS} FROM pods WHERE id = ANY($1::uuid[])`,
+            ids,
+          )
+        ).map((row) => Object.values(row)),
     );
   }
 
@@ -126,10 +162,22 @@ export class PodRepository {
   }
 
   /** The stored pods among the given keys. */
-  async existingPods(db: Db, keys: ReadonlyArray<{ namespace: string; name: string }>): Promise<Map<string, ExistingPodRow>> {
+  async existingPods(
+    db: Db,
+    keys: ReadonlyArray<{ namespace: string; name: string }>,
+  ): Promise<Map<string, ExistingPodRow>> {
     const out = new Map<string, ExistingPodRow>();
     for (const chunk of chunks(keys, CHUNK * 2)) {
-      const rows = await db.$queryRawUnsafe<Array<{ namespace: string; name: string; uid: string; node_name: string | null; phase: string; comparison: boolean }>>(
+      const rows = await db.$queryRawUnsafe<
+        Array<{
+          namespace: string;
+          name: string;
+          uid: string;
+          node_name: string | null;
+          phase: string;
+          comparison: boolean;
+        }>
+      >(
         `SELECT p.namespace, p.name, p.uid, p.node_name, p.phase,
                 (p.tolerations::text LIKE '%"operator": "Gt"%' OR p.tolerations::text LIKE '%"operator": "Lt"%') AS comparison
          FROM pods p JOIN unnest($1::text[], $2::text[]) AS k(namespace, name) ON p.namespace = k.namespace AND p.name = k.name`,
@@ -137,7 +185,14 @@ export class PodRepository {
         chunk.map((k) => k.name),
       );
       for (const r of rows) {
-        out.set(`${r.namespace}/${r.name}`, { namespace: r.namespace, name: r.name, uid: r.uid, nodeName: r.node_name, phase: r.phase, usesComparisonOperators: r.comparison === true });
+        out.set(`${r.namespace}/${r.name}`, {
+          namespace: r.namespace,
+          name: r.name,
+          uid: r.uid,
+          nodeName: r.node_name,
+          phase: r.phase,
+          usesComparisonOperators: r.comparison === true,
+        });
       }
     }
     return out;
@@ -147,7 +202,10 @@ export class PodRepository {
   async podKeysByUid(db: Db, uids: readonly string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     for (const chunk of chunks(uids, CHUNK * 4)) {
-      const rows = await db.$queryRawUnsafe<Array<{ uid: string; namespace: string; name: string }>>('SELECT uid, namespace, name FROM pods WHERE uid = ANY($1::text[])', [...chunk]);
+      const rows = await db.$queryRawUnsafe<Array<{ uid: string; namespace: string; name: string }>>(
+        'SELECT uid, namespace, name FROM pods WHERE uid = ANY($1::text[])',
+        [...chunk],
+      );
       for (const r of rows) out.set(r.uid, `${r.namespace}/${r.name}`);
     }
     return out;
@@ -160,7 +218,17 @@ export class PodRepository {
   async upsertPods(db: Db, pods: readonly PodWrite[], now: Date): Promise<Array<{ pod: StoredPod; created: boolean }>> {
     const out: Array<{ pod: StoredPod; created: boolean }> = [];
     for (const chunk of chunks(pods, CHUNK)) {
-      const rows = await db.$queryRawUnsafe<Array<{ namespace: string; name: string; uid: string; resource_version: number; created_at: Date | string; updated_at: Date | string; inserted: boolean }>>(
+      const rows = await db.$queryRawUnsafe<
+        Array<{
+          namespace: string;
+          name: string;
+          uid: string;
+          resource_version: number;
+          created_at: Date | string;
+          updated_at: Date | string;
+          inserted: boolean;
+        }>
+      >(
         `INSERT INTO pods (id, namespace, name, uid, node_name, phase, bound_at, tolerations, node_selector, affinity, priority,
                            owner_kind, owner_name, resources, requests, host_network, resource_version, created_at, updated_at)
          SELECT gen_random_uuid(), t.namespace, t.name, t.uid, t.node_name, t.phase, t.bound_at, t.tolerations::jsonb, t.node_selector::jsonb,
@@ -196,7 +264,13 @@ export class PodRepository {
         const r = byKey.get(`${p.namespace}/${p.name}`)!;
         out.push({
           created: r.inserted === true || (r.inserted as unknown) === 't',
-          pod: { ...p, uid: r.uid, resourceVersion: String(r.resource_version), createdAt: toDate(r.created_at), updatedAt: toDate(r.updated_at) },
+          pod: {
+            ...p,
+            uid: r.uid,
+            resourceVersion: String(r.resource_version),
+            createdAt: toDate(r.created_at),
+            updatedAt: toDate(r.updated_at),
+          },
         });
       }
     }
@@ -206,23 +280,53 @@ export class PodRepository {
 
 function podData(pod: PodWrite) {
   return {
-    namespace: pod.namespace, name: pod.name, uid: pod.uid, nodeName: pod.nodeName, phase: pod.phase, boundAt: pod.boundAt,
-    tolerations: json(pod.tolerations), nodeSelector: json(pod.nodeSelector),
+    namespace: pod.namespace,
+    name: pod.name,
+    uid: pod.uid,
+    nodeName: pod.nodeName,
+    phase: pod.phase,
+    boundAt: pod.boundAt,
+    tolerations: json(pod.tolerations),
+    nodeSelector: json(pod.nodeSelector),
     affinity: pod.affinity === null ? Prisma.DbNull : json(pod.affinity),
-    priority: pod.priority, ownerKind: pod.owner?.kind ?? null, ownerName: pod.owner?.name ?? null,
-    resources: json(pod.resources), requests: json(pod.requests), hostNetwork: pod.hostNetwork,
+    priority: pod.priority,
+    ownerKind: pod.owner?.kind ?? null,
+    ownerName: pod.owner?.name ?? null,
+    resources: json(pod.resources),
+    requests: json(pod.requests),
+    hostNetwork: pod.hostNetwork,
   };
 }
 
 type PodRow = {
-  namespace: string; name: string; uid: string; nodeName: string | null; phase: string; boundAt: Date | null;
-  tolerations: unknown; nodeSelector: unknown; affinity: unknown; priority: number; ownerKind: string | null; ownerName: string | null;
-  resources: unknown; requests: unknown; hostNetwork: boolean; resourceVersion: number; createdAt: Date; updatedAt: Date;
+  namespace: string;
+  name: string;
+  uid: string;
+  nodeName: string | null;
+  phase: string;
+  boundAt: Date | null;
+  tolerations: unknown;
+  nodeSelector: unknown;
+  affinity: unknown;
+  priority: number;
+  ownerKind: string | null;
+  ownerName: string | null;
+  resources: unknown;
+  requests: unknown;
+  hostNetwork: boolean;
+  resourceVersion: number;
+  createdAt: Date;
+  updatedAt: Date;
 };
 
 export function toStoredPod(row: PodRow): StoredPod {
   return {
-    namespace: row.namespace, name: row.name, uid: row.uid, nodeName: row.nodeName, phase: row.phase, boundAt: row.boundAt,
+    namespace: row.namespace,
+    name: row.name,
+    uid: row.uid,
+    nodeName: row.nodeName,
+    phase: row.phase,
+    boundAt: row.boundAt,
     tolerations: (row.tolerations ?? []) as Toleration[],
     nodeSelector: (row.nodeSelector ?? {}) as Record<string, string>,
     affinity: (row.affinity ?? null) as Affinity | null,
@@ -232,6 +336,7 @@ export function toStoredPod(row: PodRow): StoredPod {
     requests: (row.requests ?? {}) as ResourceVector,
     hostNetwork: row.hostNetwork,
     resourceVersion: String(row.resourceVersion),
-    createdAt: row.createdAt, updatedAt: row.updatedAt,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
   };
 }

@@ -22,6 +22,7 @@ async function admin<T>(fn: (client: Client) => Promise<T>): Promise<T> {
   } catch (error) {
     throw new Error(
       `PostgreSQL tests need a server at ${url.host} (set TEST_POSTGRES_URL or DATABASE_URL): ${(error as Error).message}`,
+      { cause: error },
     );
   }
   try {
