@@ -3,7 +3,7 @@
  * the request. The generated inventory goes through the importer's mapping (mapManifests) into an
  * InventorySnapshot, then decideFeasibleNodes runs over its 5,000 scheduling nodes.
  */
-import { decideFeasibleNodes } from '../src/domain/scheduling/feasible-nodes';
+import { decideFeasibleNodes, FeasibleNodesScratch } from '../src/domain/scheduling/feasible-nodes';
 import type { PodSpec } from '../src/domain/types';
 import { mapManifests } from '../src/inventory/import';
 import type { StoredNode, StoredPod } from '../src/kernel/model/stored-objects';
@@ -75,12 +75,13 @@ export function measureCeiling(inv: GeneratedInventory, cases: PodCase[], durati
   const nodes = snapshot.schedulingNodes();
   const pods = cases.map((c) => specOf(snapshot, c));
   // Warm-up (JIT), then per-case cost, then the mix round-robin as autocannon sends it.
-  for (let i = 0; i < 200; i++) decideFeasibleNodes(pods[i % pods.length], nodes, { limit: FEASIBLE_LIMIT });
+  const scratch = new FeasibleNodesScratch();
+  for (let i = 0; i < 200; i++) decideFeasibleNodes(pods[i % pods.length], nodes, { limit: FEASIBLE_LIMIT, scratch });
   const perCaseMicros = cases.map((c, i) => {
     const n = 50;
     const t = performance.now();
     let d;
-    for (let k = 0; k < n; k++) d = decideFeasibleNodes(pods[i], nodes, { limit: FEASIBLE_LIMIT });
+    for (let k = 0; k < n; k++) d = decideFeasibleNodes(pods[i], nodes, { limit: FEASIBLE_LIMIT, scratch });
     return {
       name: c.name,
       micros: Math.round(((performance.now() - t) / n) * 1000),
@@ -95,7 +96,7 @@ export function measureCeiling(inv: GeneratedInventory, cases: PodCase[], durati
     const cpu = process.cpuUsage();
     while (performance.now() < end) {
       for (let k = 0; k < pods.length; k++) {
-        const d = decideFeasibleNodes(pods[k], nodes, { limit: FEASIBLE_LIMIT });
+        const d = decideFeasibleNodes(pods[k], nodes, { limit: FEASIBLE_LIMIT, scratch });
         if (withJson) JSON.stringify(d);
       }
       ops += pods.length;

@@ -1,4 +1,5 @@
 import { DELAYED_JOBS } from '../../src/kernel/tokens';
+import { TimerWrites } from '../../src/kernel/timers/timer-writes';
 import { EvictionReconciler } from '../../src/evictions/eviction-reconciler';
 import { EvictionWorker } from '../../src/evictions/eviction-worker';
 import { timerFor } from '../../src/evictions/eviction-planner.service';
@@ -24,6 +25,8 @@ describe.each(testModes())('eviction durability (%s)', (mode) => {
     const r = await taint(app, { nodes: ['l1'], taints: ['maint:NoExecute'] });
     expect(r.evictions.scheduled).toBe(5);
     const jobs = app.app.get<DelayedJobs>(DELAYED_JOBS);
+    // timers are armed after COMMIT, in the background (TimerWrites): wait for them, not for a guess
+    await app.app.get(TimerWrites).settled();
     expect((await jobs.list()).filter((j) => j.id.startsWith('evict-'))).toHaveLength(5);
 
     // The FLUSHALL equivalent for this test's own keys only (other suites share the Redis server).

@@ -1,7 +1,9 @@
 import { Args, Query, Resolver } from '@nestjs/graphql';
 import { CurrentPrincipal } from '../../kernel/auth/principal.decorator';
 import type { Principal } from '../../kernel/auth/roles';
-import { DecisionsService } from '../decisions.service';
+import { FeasibleNodesService } from '../feasible-nodes.service';
+import { TaintImpactService } from '../taint-impact.service';
+import { TolerationMatchService } from '../toleration-match.service';
 import {
   FeasibleNodesArgs,
   feasibleNodesBody,
@@ -19,21 +21,25 @@ import { TolerationMatchModel } from './toleration-match.model';
 /** The decision queries: GraphQL inputs become the REST bodies and go to the same service (viewer role). */
 @Resolver()
 export class DecisionsResolver {
-  constructor(private readonly decisions: DecisionsService) {}
+  constructor(
+    private readonly feasible: FeasibleNodesService,
+    private readonly impact: TaintImpactService,
+    private readonly matching: TolerationMatchService,
+  ) {}
 
   @Query(() => FeasibleNodesDecisionModel, {
     description: 'Where may this pod run, ranked, and why not elsewhere? (POST /v1/decisions/feasible-nodes)',
     complexity: feasibleNodesComplexity,
   })
   feasibleNodes(@Args() args: FeasibleNodesArgs, @CurrentPrincipal() who: Principal) {
-    return this.decisions.feasibleNodes(feasibleNodesBody(args), who);
+    return this.feasible.feasibleNodes(feasibleNodesBody(args), who);
   }
 
   @Query(() => TaintImpactModel, {
     description: 'What would these taints do, without applying them? (POST /v1/decisions/taint-impact)',
   })
   taintImpact(@Args() args: TaintImpactArgs) {
-    return this.decisions.taintImpact(taintImpactBody(args));
+    return this.impact.taintImpact(taintImpactBody(args));
   }
 
   @Query(() => TolerationMatchModel, {
@@ -41,6 +47,6 @@ export class DecisionsResolver {
     complexity: tolerationMatchComplexity,
   })
   tolerationMatch(@Args() args: TolerationMatchArgs) {
-    return this.decisions.tolerationMatch(tolerationMatchBody(args));
+    return this.matching.tolerationMatch(tolerationMatchBody(args));
   }
 }

@@ -4,7 +4,9 @@ import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal } from '../../kernel/auth/principal.decorator';
 import type { Principal } from '../../kernel/auth/roles';
 import { ApiProblems } from '../../kernel/http/api-docs';
-import { DecisionsService } from '../decisions.service';
+import { FeasibleNodesService } from '../feasible-nodes.service';
+import { TaintImpactService } from '../taint-impact.service';
+import { TolerationMatchService } from '../toleration-match.service';
 import { presentTaintImpact } from './present-taint-impact';
 import {
   FEASIBLE_NODES_ANSWER_EXAMPLE,
@@ -25,7 +27,11 @@ import {
 @ApiTags('decisions')
 @Controller('v1/decisions')
 export class DecisionsController {
-  constructor(private readonly decisions: DecisionsService) {}
+  constructor(
+    private readonly feasible: FeasibleNodesService,
+    private readonly impact: TaintImpactService,
+    private readonly matching: TolerationMatchService,
+  ) {}
 
   @Post('feasible-nodes')
   @HttpCode(200)
@@ -47,7 +53,7 @@ export class DecisionsController {
   ) {
     // The JSON text the service keeps with a cached answer: sent as is (what Fastify's default
     // serialiser would write for the object), not serialised again per request.
-    const json = await this.decisions.feasibleNodesJson(body, who);
+    const json = await this.feasible.feasibleNodesJson(body, who);
     void reply.header('content-type', 'application/json; charset=utf-8');
     return json;
   }
@@ -66,7 +72,7 @@ export class DecisionsController {
   })
   @ApiProblems(400, 404)
   taintImpact(@Body() body: unknown) {
-    return presentTaintImpact(this.decisions.taintImpact(body));
+    return presentTaintImpact(this.impact.taintImpact(body));
   }
 
   @Post('toleration-match')
@@ -85,6 +91,6 @@ export class DecisionsController {
   })
   @ApiProblems(400, 422)
   tolerationMatch(@Body() body: unknown) {
-    return this.decisions.tolerationMatch(body);
+    return this.matching.tolerationMatch(body);
   }
 }

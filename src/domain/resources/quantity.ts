@@ -181,6 +181,3 @@ export function subtractResourceVectors(a: ResourceVector, b: ResourceVector): R
   for (const [resource, amount] of Object.entries(b)) difference[resource] = (difference[resource] ?? 0) - amount;
   return difference;
 }
-
-/** Short alias of {@link subtractResourceVectors}. */
-export const subtract = subtractResourceVectors;

@@ -53,6 +53,11 @@ export interface FeasibleNodesOptions {
    * order). Default: every node of the table.
    */
   candidates?: Int32Array;
+  /**
+   * Working arrays to reuse across calls (one per caller that decides often: allocating and zeroing
+   * ~100 kB of typed arrays per request showed up in profiles). Default: fresh ones for this call.
+   */
+  scratch?: FeasibleNodesScratch;
 }
 
 /** What a node's taint list means for this pod; computed once per taint class per call. */
@@ -132,7 +137,8 @@ export function decideFeasibleNodes(
   const usesLabels = requiredAffinity !== undefined || scoresAffinity;
   const projection = usesLabels ? projectLabels(table, compiled.affinityKeys) : undefined;
   const labelClassOf = projection?.classOf;
-  const { affinityState, affinityWeight } = classScratchFor(projection?.classCount ?? 0);
+  const scratch = options.scratch ?? new FeasibleNodesScratch();
+  const { affinityState, affinityWeight } = scratch.forGroups(projection?.classCount ?? 0);
   if (projection !== undefined) {
     const judgeLabels = (labelClass: number) => {
       const representative = projection.representatives[labelClass];
@@ -159,7 +165,7 @@ export function decideFeasibleNodes(
   const free1 = resourceCount > 1 ? freeColumns[1] : table.cpuFree;
   const free2 = resourceCount > 2 ? freeColumns[2] : table.cpuFree;
 
-  const { failures, feasible, scores, ranked } = scratchFor(count);
+  const { failures, feasible, scores, ranked } = scratch.forNodes(count);
   const checkUnschedulable = !compiled.toleratesUnschedulable;
   // First-failure counters for the message, kept as integers in the loop and named at the end.
   let unschedulableFirst = 0;
@@ -308,30 +314,6 @@ export function decideFeasibleNodes(
   };
 }
 
-/**
- * Per-node working arrays, reused from call to call (allocating and zeroing ~100 kB of typed arrays
- * per request showed up in profiles). Safe because a call runs to completion without yielding and
- * every slot it reads is written first in that same call; nothing of them escapes into the answer.
- */
-let scratch = allocateScratch(1024);
-
-function allocateScratch(capacity: number) {
-  return {
-    capacity,
-    failures: new Uint8Array(capacity),
-    /** Positions of the feasible nodes, in name order. */
-    feasible: new Int32Array(capacity),
-    /** Score of `feasible[k]`. */
-    scores: new Uint8Array(capacity),
-    ranked: new Int32Array(capacity),
-  };
-}
-
-function scratchFor(count: number) {
-  if (scratch.capacity < count) scratch = allocateScratch(Math.max(count, scratch.capacity * 2));
-  return scratch;
-}
-
 /** `totalScore(t, a, true)` for every pair of normalised scores, t·101 + a. */
 const TOTAL_SCORE = (() => {
   const table = new Uint8Array((MAX_NODE_SCORE + 1) * (MAX_NODE_SCORE + 1));
@@ -348,19 +330,45 @@ function classScores(weights: Float64Array, classCount: number, maxRaw: number):
   return normalised;
 }
 
-/** Per-group NodeAffinity state, reused likewise; the states of the groups in use are reset per call. */
-let classScratch = allocateClassScratch(256);
-
-function allocateClassScratch(capacity: number) {
-  return { capacity, affinityState: new Uint8Array(capacity), affinityWeight: new Float64Array(capacity) };
-}
-
-function classScratchFor(count: number) {
-  if (classScratch.capacity < count) classScratch = allocateClassScratch(Math.max(count, classScratch.capacity * 2));
-  classScratch.affinityState.fill(UNKNOWN, 0, count);
-  return classScratch;
-}
-
 function isCompiled(pod: CompiledPod | PodToPlace): pod is CompiledPod {
   return (pod as CompiledPod).kind === 'CompiledPod';
+}
+
+/**
+ * Per-node and per-group working arrays of {@link decideFeasibleNodes}, grown on demand. Reusing one is
+ * safe because a call runs to completion without yielding and writes every slot it reads first; nothing
+ * of them escapes into the answer. Not shared between concurrent callers in other threads.
+ */
+export class FeasibleNodesScratch {
+  private nodes = allocateNodeArrays(0);
+  private groups = allocateGroupArrays(0);
+
+  /** Arrays for `count` nodes (contents undefined: the caller writes before reading). */
+  forNodes(count: number): ReturnType<typeof allocateNodeArrays> {
+    if (this.nodes.capacity < count) this.nodes = allocateNodeArrays(Math.max(count, this.nodes.capacity * 2, 1024));
+    return this.nodes;
+  }
+
+  /** Arrays for `count` node-affinity groups, their states reset to unknown. */
+  forGroups(count: number): ReturnType<typeof allocateGroupArrays> {
+    if (this.groups.capacity < count) this.groups = allocateGroupArrays(Math.max(count, this.groups.capacity * 2, 256));
+    this.groups.affinityState.fill(UNKNOWN, 0, count);
+    return this.groups;
+  }
+}
+
+function allocateNodeArrays(capacity: number) {
+  return {
+    capacity,
+    failures: new Uint8Array(capacity),
+    /** Positions of the feasible nodes, in name order. */
+    feasible: new Int32Array(capacity),
+    /** Score of `feasible[k]`. */
+    scores: new Uint8Array(capacity),
+    ranked: new Int32Array(capacity),
+  };
+}
+
+function allocateGroupArrays(capacity: number) {
+  return { capacity, affinityState: new Uint8Array(capacity), affinityWeight: new Float64Array(capacity) };
 }

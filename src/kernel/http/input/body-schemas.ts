@@ -116,8 +116,6 @@ export const podBodySchema = podSpecSchema.extend({
   ...serverFields,
 });
 
-export const conditionsBodySchema = z.array(conditionSchema).max(100);
-
 export type NodeBody = z.infer<typeof nodeBodySchema>;
 export type PodBody = z.infer<typeof podBodySchema>;
 export type PodSpecBody = z.infer<typeof podSpecSchema>;

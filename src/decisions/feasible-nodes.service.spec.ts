@@ -7,8 +7,7 @@ import type { PodService } from '../inventory/pod.service';
 import { Metrics } from '../kernel/observability/metrics';
 import { InventorySnapshot } from '../kernel/snapshot/inventory-snapshot';
 import type { SnapshotService } from '../kernel/snapshot/snapshot.service';
-import type { Clock } from '../kernel/timers/clock';
-import { DecisionsService } from './decisions.service';
+import { FeasibleNodesService } from './feasible-nodes.service';
 
 const at = new Date('2026-01-01T00:00:00Z');
 const node = (name: string, over: Partial<StoredNode> = {}): StoredNode => ({
@@ -67,13 +66,7 @@ function setUp() {
     REDACT_TAINTS: false,
     REDACT_TAINTS_BELOW_ROLE: 'operator',
   } as AppConfig;
-  const service = new DecisionsService(
-    { snapshot } as SnapshotService,
-    pods as PodService,
-    config,
-    { now: () => at } as Clock,
-    metrics,
-  );
+  const service = new FeasibleNodesService({ snapshot } as SnapshotService, pods as PodService, config, metrics);
   const counts = async () => {
     const values = (await metrics.decisionCache.get()).values;
     return {
@@ -86,7 +79,7 @@ function setUp() {
 
 const body = { pod: { tolerations: [], resources: { requests: { cpu: '500m' } } }, limit: 10 };
 
-describe('DecisionsService feasible-nodes decision cache', () => {
+describe('FeasibleNodesService decision cache', () => {
   it('answers an identical question from the cache, the same JSON text, counted as hit/miss', async () => {
     const { service, counts } = setUp();
     expect(await counts()).toEqual({ hit: 0, miss: 0 });

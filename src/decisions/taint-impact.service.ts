@@ -1,0 +1,165 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AppError } from '../kernel/errors/app-error';
+import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
+import { CLOCK } from '../kernel/tokens';
+import { partitionTaintImpact, type PodOnTaintedNode } from '../domain/eviction/eviction-changes';
+import { applyTaintChanges } from '../domain/kubectl-taint/apply-taint-changes';
+import { parseTaintSpecs, type TaintRemoval } from '../domain/kubectl-taint/parse-taint-specs';
+import { schedulingSignature, taintToString } from '../domain/tolerations/taint-to-string';
+import type { MatchOptions } from '../domain/tolerations/tolerates-taint';
+import type { SchedulingNode, Taint, Toleration } from '../domain/types';
+import { goQuote } from '../domain/validation/field-errors';
+import { parseBody } from '../kernel/http/input/parse-body';
+import { compileLabelSelector } from '../kernel/http/label-selection';
+import type { StoredPod } from '../kernel/model/stored-objects';
+import type { InventorySnapshot } from '../kernel/snapshot/inventory-snapshot';
+import { SnapshotService } from '../kernel/snapshot/snapshot.service';
+import type { Clock } from '../kernel/timers/clock';
+import type { PodRef, TaintImpactAnswer } from './decision-answers';
+import { taintImpactBodySchema } from './decision-bodies';
+import { matchOptionsOf } from './decision-requests';
+import { groupPendingPods, pendingImpact, type PendingGroup } from './pending-impact';
+
+/**
+ * POST /v1/decisions/taint-impact: what a taint change would do to bound and pending pods, answered from
+ * the in-memory snapshot; nothing is written.
+ */
+@Injectable()
+export class TaintImpactService {
+  /** Pending pods grouped by scheduling spec, valid while the snapshot has not changed. */
+  private pendingGroups: { changeCount: number; groups: Array<PendingGroup<StoredPod>> } | undefined;
+  private readonly matchOptions: MatchOptions;
+
+  constructor(
+    private readonly snapshots: SnapshotService,
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {
+    this.matchOptions = matchOptionsOf(config);
+  }
+
+  /**
+   * POST /v1/decisions/taint-impact: `kubectl taint --overwrite` applied in memory to the target
+   * nodes at `at`, then the NoExecute rule (A.3) for their bound pods and the filters for pending pods.
+   * A removal that matches nothing on a node is ignored on that node and reported in `warnings`
+   * (kubectl would refuse the whole command; a what-if over a selector should still answer).
+   */
+  taintImpact(body: unknown): TaintImpactAnswer {
+    const input = parseBody(taintImpactBodySchema, body, 'taint-impact request');
+    const targets = [input.nodes !== undefined, input.labelSelector !== undefined, input.all === true].filter(
+      Boolean,
+    ).length;
+    if (targets !== 1) {
+      throw new AppError('BadRequest', 'name the nodes with exactly one of "nodes", "labelSelector" or "all": true', [
+        {
+          field: 'nodes',
+          type: 'Invalid value',
+          message: 'Invalid value: exactly one of nodes, labelSelector, all: true is required',
+        },
+      ]);
+    }
+    const changes = parseTaintSpecs(input.taints);
+    const at = input.at !== undefined ? new Date(input.at) : this.clock.now();
+    const snapshot = this.snapshots.snapshot;
+    const targetNodes = this.candidateNodes(snapshot, input.nodes, input.all ? undefined : input.labelSelector);
+
+    const warnings: string[] = [];
+    const before = new Map<string, SchedulingNode>();
+    const after = new Map<string, SchedulingNode>();
+    const internTaints = taintInterner();
+    const bound: Array<PodOnTaintedNode<{ ref: StoredPod; tolerations: Toleration[]; boundAt: Date }>> = [];
+    for (const node of targetNodes) {
+      const current = snapshot.node(node.name)!.taints;
+      const remove: TaintRemoval[] = [];
+      for (const removal of changes.remove) {
+        if (current.some((taint) => matchesRemoval(taint, removal))) remove.push(removal);
+        else
+          warnings.push(
+            `node ${node.name}: taint ${goQuote(taintToString(removal))} not found (kubectl taint would refuse the command; ignored on this node)`,
+          );
+      }
+      const applied = applyTaintChanges(node.name, current, { add: changes.add, remove }, { overwrite: true, now: at });
+      if (schedulingSignature(applied.taints) !== schedulingSignature(current)) {
+        before.set(node.name, node);
+        after.set(node.name, { ...node, taints: internTaints(applied.taints) });
+      }
+      // Pods in (namespace, name) order per node, nodes by name: the answer needs no global sort.
+      for (const pod of [...snapshot.podsOn(node.name)].sort(compareRefs)) {
+        bound.push({
+          pod: { ref: pod, tolerations: pod.tolerations, boundAt: pod.boundAt ?? pod.createdAt },
+          node: node.name,
+          taints: applied.taints,
+        });
+      }
+    }
+
+    const partition = partitionTaintImpact(bound, at, this.matchOptions);
+    const pending = pendingImpact(this.pendingGroupsOf(snapshot), snapshot.schedulingNodes(), before, after);
+    return {
+      at,
+      evictions: partition.evictions.map((e) => ({
+        pod: refOf(e.pod.ref),
+        node: e.node,
+        action: e.action,
+        afterSeconds: e.afterSeconds,
+        evictAt: e.evictAt,
+      })),
+      tolerating: partition.tolerating.map((t) => ({ pod: refOf(t.pod.ref), node: t.node })),
+      unschedulablePending: pending.lost.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
+      schedulablePending: pending.gained.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
+      warnings,
+    };
+  }
+
+  /** All nodes, the named ones (404 listing the unknown names), or those the label selector picks; by name. */
+  private candidateNodes(
+    snapshot: InventorySnapshot,
+    names: string[] | undefined,
+    labelSelector: string | undefined,
+  ): readonly SchedulingNode[] {
+    if (names !== undefined) {
+      const unique = [...new Set(names)].sort();
+      const missing = unique.filter((name) => snapshot.schedulingNode(name) === undefined);
+      if (missing.length > 0) {
+        throw AppError.notFound('nodes', ...missing);
+      }
+      return unique.map((name) => snapshot.schedulingNode(name)!);
+    }
+    const all = snapshot.schedulingNodes();
+    if (labelSelector === undefined) return all;
+    const matches = compileLabelSelector(labelSelector);
+    return all.filter((node) => matches(node.labels));
+  }
+
+  private pendingGroupsOf(snapshot: InventorySnapshot): Array<PendingGroup<StoredPod>> {
+    if (this.pendingGroups?.changeCount !== snapshot.changeCount) {
+      const changeCount = snapshot.changeCount;
+      this.pendingGroups = { changeCount, groups: groupPendingPods(snapshot.pending(), this.matchOptions) };
+    }
+    return this.pendingGroups.groups;
+  }
+}
+
+function matchesRemoval(taint: Taint, removal: TaintRemoval): boolean {
+  return taint.key === removal.key && (removal.effect === undefined || taint.effect === removal.effect);
+}
+
+/** One shared array per distinct proposed taint list, so the filter judges each list once per pod. */
+function taintInterner(): (taints: readonly Taint[]) => readonly Taint[] {
+  const shared = new Map<string, readonly Taint[]>();
+  return (taints) => {
+    const signature = schedulingSignature(taints);
+    let list = shared.get(signature);
+    if (list === undefined)
+      shared.set(signature, (list = taints.map((t) => ({ key: t.key, value: t.value ?? '', effect: t.effect }))));
+    return list;
+  };
+}
+
+function refOf(pod: { namespace: string; name: string }): PodRef {
+  return { namespace: pod.namespace, name: pod.name };
+}
+
+const compareRefs = (a: PodRef, b: PodRef) =>
+  a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+const byPod = (a: { pod: PodRef }, b: { pod: PodRef }) => compareRefs(a.pod, b.pod);
