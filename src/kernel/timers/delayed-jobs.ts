@@ -1,27 +1,8 @@
 /**
- * The port for delayed jobs: "wake me at `dueAt` with this data". Timers are only timers
- * (ARCHITECTURE.md principle 5): they carry no rule, the handler re-checks the current state and acts at most
- * once (SEMANTICS.md A.4), so every guarantee below is about *when* and *how often* a handler runs.
- *
- * Two adapters: BullMQ on Redis (`BullMqDelayedJobs`, shared by every replica and durable across
- * restarts) and in-process (`InProcessDelayedJobs`, for the embedded default, lost on exit — the
- * database keeps `evictAt` and a reconciler re-arms at start). Both pass `delayed-jobs.contract.ts`.
- *
- * Semantics every adapter keeps:
- * - A job never fires before `dueAt`; it fires soon after (a `dueAt` in the past fires at once).
- * - One pending job per id. `schedule` with an id that is pending replaces it (new `dueAt` and
- *   `data`); the old one never fires. Once a job has fired (handler succeeded or gave up after its
- *   retries) the id is free and may be scheduled again: the kubernetes#107543 stale-key bug cannot
- *   happen here. `schedule` of an id whose handler is running right now takes effect after that run:
- *   the new job fires at its own `dueAt`, never concurrently with the running one.
- * - `cancel(id)` removes a pending job and says whether there was one; a job whose handler is
- *   already running is not pending (the handler re-checks the world anyway) — if that run fails,
- *   its retry is pending again, and cancellable.
- * - A handler that throws is retried a few times with a short backoff, then dropped (and reported
- *   to the adapter's `onError`). Handlers must be idempotent: a crash between the handler's success
- *   and its acknowledgement runs it again.
- * - Each firing runs one handler once, in one process, even when several processes share a backend.
- * - `data` must survive `JSON.stringify` (Dates become strings in the Redis adapter).
+ * The port for delayed jobs: "wake me at `dueAt` with this data". Timers are only timers: the handler
+ * re-checks the current state and acts at most once (SEMANTICS A.4). Adapters: BullMQ on Redis and
+ * in-process; both pass `delayed-jobs.contract.ts`. The guarantees they keep (never early, one pending job
+ * per id, replace and cancel, retries, one handler per firing) are in docs/EVICTIONS.md, "The timer port".
  */
 export interface DelayedJob {
   id: string;
