@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError } from '../kernel/errors/app-error';
 import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
-import type { FieldError } from '../domain/types';
+import type { FieldError, Taint } from '../domain/types';
 import { formatFieldError } from '../domain/validation/field-errors';
 import {
   validateNamespaceName,
@@ -12,7 +12,8 @@ import {
 } from '../domain/validation/validate-objects';
 import { EvictionPlanner, type EvictionCounts } from '../evictions/eviction-planner.service';
 import { chunks } from '../kernel/persistence/repositories/sql-batches';
-import type { Actor } from '../kernel/persistence/change-set';
+import type { Actor, ChangeSet } from '../kernel/persistence/change-set';
+import type { Db } from '../kernel/persistence/prisma-types';
 import {
   parseImportBody,
   type ImportError,
@@ -24,7 +25,7 @@ import {
 import type { ManifestFormat } from './import/decode';
 import { isActivePhase, podKey, type StoredNode } from '../kernel/model/stored-objects';
 import { NodeRepository, type NodeWrite } from '../kernel/persistence/repositories/node.repository';
-import { PodRepository, type PodWrite } from '../kernel/persistence/repositories/pod.repository';
+import { PodRepository, type ExistingPodRow, type PodWrite } from '../kernel/persistence/repositories/pod.repository';
 import { requestsVector } from '../kernel/model/pod-requests-vector';
 import { stampTaints } from './taint-stamping';
 import { UnitOfWork } from '../kernel/persistence/unit-of-work';
@@ -54,6 +55,33 @@ export interface ImportResult {
 }
 
 /** Nodes, then pods, are written in one transaction; this bounds it for the biggest imports. */
+/** One import's transaction: where it writes, its clock reading, and the per-item errors it collects. */
+interface ImportRun {
+  tx: Db;
+  changes: ChangeSet;
+  now: Date;
+  errors: ImportItemError[];
+}
+
+type ParsedImport = Extract<ReturnType<typeof parseImportBody>, { ok: true }>;
+type StoredNodeWrite = Awaited<ReturnType<NodeRepository['upsertNodes']>>[number];
+type StoredPodWrite = Awaited<ReturnType<PodRepository['upsertPods']>>[number];
+
+/** What the writes left for the eviction step. */
+interface ImportWrites {
+  storedNodes: StoredNodeWrite[];
+  storedPods: StoredPodWrite[];
+  existing: Map<string, ExistingPodRow>;
+  previousTaints: Map<string, Taint[]>;
+  targetNames: Set<string>;
+  knownNodes: Set<string>;
+}
+
+interface ImportOutcome {
+  counts: { nodes: { created: number; updated: number }; pods: { created: number; updated: number } };
+  podsOnUnknownNodes: PodWrite[];
+}
+
 const IMPORT_TIMEOUT_MS = 10 * 60_000;
 /** Nodes per eviction-planner call (their bound pods are loaded together). */
 const REPLAN_NODES = 200;
@@ -104,119 +132,22 @@ export class ImportService {
     const { result, changes } = await this.uow.run(
       actor,
       async (tx, changes) => {
-        const now = this.uow.now();
+        const run: ImportRun = { tx, changes, now: this.uow.now(), errors };
         changes.bulk = true;
-        const nodeWrites = this.validNodes(parsed.nodes, errors);
-        const importedNodeNames = new Set(nodeWrites.map((n) => n.name));
-
-        // Pods: the stored state of the ones named, for the ratchet, the uid and moved pods.
-        const existing = await this.pods.existingPods(tx, parsed.pods);
-        const podWrites = this.validPods(parsed.pods, existing, errors, now);
-        const clashes = await this.pods.podKeysByUid(
-          tx,
-          podWrites.filter((p) => !existing.has(podKey(p.namespace, p.name))).map((p) => p.uid),
-        );
-        const pods = podWrites.filter((p) => {
-          const holder = clashes.get(p.uid);
-          if (holder === undefined || holder === podKey(p.namespace, p.name)) return true;
-          errors.push({
-            kind: 'Pod',
-            name: podKey(p.namespace, p.name),
-            field: 'metadata.uid',
-            message: `metadata.uid: Invalid value: "${p.uid}": already the uid of pod ${holder}`,
-          });
-          return false;
-        });
-
-        // Lock the stored nodes this import touches (by name order), then read their taints.
-        const targetNames = new Set(importedNodeNames);
-        for (const p of pods) if (p.nodeName !== null) targetNames.add(p.nodeName);
-        for (const p of existing.values()) if (p.nodeName !== null) targetNames.add(p.nodeName);
-        const sortedTargets = [...targetNames].sort();
-        for (const chunk of chunks(sortedTargets, 5000)) await this.nodes.lock(tx, chunk);
-        const previousTaints = await this.nodes.taintsOf(tx, [...importedNodeNames]);
-
-        // Nodes.
-        const stamped = nodeWrites.map((n) => ({
-          ...n,
-          taints: stampTaints(n.taints, previousTaints.get(n.name) ?? [], now, true),
-        }));
-        const storedNodes = await this.nodes.upsertNodes(tx, stamped, now);
-        for (const { node } of storedNodes) changes.node(node);
-
-        // Pods.
-        const knownNodes = await this.nodes.existingNodeNames(
-          tx,
-          [...targetNames].filter((n) => !importedNodeNames.has(n)),
-        );
-        for (const n of importedNodeNames) knownNodes.add(n);
-        const podsOnUnknownNodes = pods.filter((p) => p.nodeName !== null && !knownNodes.has(p.nodeName));
-        const storedPods = await this.pods.upsertPods(tx, pods, now);
-        for (const { pod } of storedPods) changes.pod(pod);
-
-        // Evictions: pods that left their node (or stopped) lose a pending eviction; then every node
-        // with NoExecute taints now (or before, for imported nodes) has its bound pods re-decided.
-        const moved = storedPods
-          .filter(({ pod, created }) => {
-            if (created) return false;
-            const before = existing.get(podKey(pod.namespace, pod.name));
-            return (
-              before !== undefined &&
-              before.nodeName !== null &&
-              (before.nodeName !== pod.nodeName || !isActivePhase(pod.phase))
-            );
-          })
-          .map(({ pod }) => pod);
-        for (const chunk of chunks(moved, 5000))
-          await this.planner.cancelForPods(tx, chunk, 'the import moved or stopped the pod', now, changes);
-
-        // Imported nodes may have changed taints: all their bound pods are re-decided. Nodes the import
-        // only points pods at kept their taints: only the imported pods on them are decided, and only
-        // when those nodes have NoExecute taints at all (the planner's answer is None otherwise).
-        const nodesByName = new Map<string, StoredNode>(storedNodes.map(({ node }) => [node.name, node]));
-        const others = [...targetNames].filter((n) => !nodesByName.has(n) && knownNodes.has(n));
-        const otherTaints = await this.nodes.taintsOf(tx, others);
-        const otherNoExecute = others.filter((n) => hasNoExecute(otherTaints.get(n) ?? []));
-        for (const chunk of chunks(otherNoExecute, 2000))
-          for (const n of await this.nodes.findByNames(tx, chunk)) nodesByName.set(n.name, n);
-        const changedNodes = storedNodes
-          .map(({ node }) => node)
-          .filter((n) => hasNoExecute(n.taints) || hasNoExecute(previousTaints.get(n.name) ?? []))
-          .map((n) => n.name);
-        for (const chunk of chunks(changedNodes, REPLAN_NODES)) {
-          const bound = await this.pods.findActiveOnNodes(tx, chunk);
-          await this.planner.replan(tx, bound, nodesByName, now, changes);
-        }
-        const otherSet = new Set(otherNoExecute);
-        const importedOnOthers = storedPods
-          .map(({ pod }) => pod)
-          .filter((p) => p.nodeName !== null && otherSet.has(p.nodeName) && isActivePhase(p.phase));
-        for (const chunk of chunks(importedOnOthers, 5000))
-          await this.planner.replan(tx, chunk, nodesByName, now, changes);
-
-        const counts = {
-          nodes: {
-            created: storedNodes.filter((n) => n.created).length,
-            updated: storedNodes.filter((n) => !n.created).length,
-          },
-          pods: {
-            created: storedPods.filter((p) => p.created).length,
-            updated: storedPods.filter((p) => !p.created).length,
-          },
-        };
+        const outcome = await this.write(run, parsed);
         changes.event({
           type: 'ImportApplied',
           subjectKind: 'Import',
           subjectName: actor.requestId ?? 'import',
           data: {
             format: parsed.format,
-            ...counts,
+            ...outcome.counts,
             skipped: parsed.summary.skipped,
             errors: errors.length,
             evictions: { ...changes.evictions },
           },
         });
-        return { counts, podsOnUnknownNodes };
+        return outcome;
       },
       { timeoutMs: IMPORT_TIMEOUT_MS },
     );
@@ -246,6 +177,109 @@ export class ImportService {
         durationMs: Math.round(performance.now() - started),
       },
     };
+  }
+
+  /** Writes what the import holds in the run's transaction: nodes, pods, then the evictions they imply. */
+  private async write(run: ImportRun, parsed: ParsedImport): Promise<ImportOutcome> {
+    const nodeWrites = this.validNodes(parsed.nodes, run.errors);
+    const importedNodeNames = new Set(nodeWrites.map((n) => n.name));
+    // the stored state of the pods named: for the ratchet, the uid and moved pods
+    const existing = await this.pods.existingPods(run.tx, parsed.pods);
+    const pods = await this.withoutUidClashes(
+      run,
+      this.validPods(parsed.pods, existing, run.errors, run.now),
+      existing,
+    );
+    const targetNames = new Set(importedNodeNames);
+    for (const p of pods) if (p.nodeName !== null) targetNames.add(p.nodeName);
+    for (const p of existing.values()) if (p.nodeName !== null) targetNames.add(p.nodeName);
+    // lock the stored nodes this import touches (in name order), then read their taints
+    for (const chunk of chunks([...targetNames].sort(), 5000)) await this.nodes.lock(run.tx, chunk);
+    const previousTaints = await this.nodes.taintsOf(run.tx, [...importedNodeNames]);
+    const storedNodes = await this.writeNodes(run, nodeWrites, previousTaints);
+    const others = [...targetNames].filter((n) => !importedNodeNames.has(n));
+    const knownNodes = await this.nodes.existingNodeNames(run.tx, others);
+    for (const n of importedNodeNames) knownNodes.add(n);
+    const storedPods = await this.pods.upsertPods(run.tx, pods, run.now);
+    for (const { pod } of storedPods) run.changes.pod(pod);
+    await this.replan(run, { storedNodes, storedPods, existing, previousTaints, targetNames, knownNodes });
+    return {
+      counts: { nodes: createdAndUpdated(storedNodes), pods: createdAndUpdated(storedPods) },
+      podsOnUnknownNodes: pods.filter((p) => p.nodeName !== null && !knownNodes.has(p.nodeName)),
+    };
+  }
+
+  /** A new pod may not take a uid another stored pod has: it is left out with an error. */
+  private async withoutUidClashes(
+    run: ImportRun,
+    pods: PodWrite[],
+    existing: Map<string, ExistingPodRow>,
+  ): Promise<PodWrite[]> {
+    const fresh = pods.filter((p) => !existing.has(podKey(p.namespace, p.name))).map((p) => p.uid);
+    const clashes = await this.pods.podKeysByUid(run.tx, fresh);
+    return pods.filter((p) => {
+      const holder = clashes.get(p.uid);
+      if (holder === undefined || holder === podKey(p.namespace, p.name)) return true;
+      run.errors.push({
+        kind: 'Pod',
+        name: podKey(p.namespace, p.name),
+        field: 'metadata.uid',
+        message: `metadata.uid: Invalid value: "${p.uid}": already the uid of pod ${holder}`,
+      });
+      return false;
+    });
+  }
+
+  /** Upserts the nodes, keeping `timeAdded` of the taints they already had. */
+  private async writeNodes(
+    run: ImportRun,
+    nodes: NodeWrite[],
+    previousTaints: Map<string, Taint[]>,
+  ): Promise<StoredNodeWrite[]> {
+    const stamped = nodes.map((n) => ({
+      ...n,
+      taints: stampTaints(n.taints, previousTaints.get(n.name) ?? [], run.now, true),
+    }));
+    const stored = await this.nodes.upsertNodes(run.tx, stamped, run.now);
+    for (const { node } of stored) run.changes.node(node);
+    return stored;
+  }
+
+  /**
+   * Pods that left their node (or stopped) lose a pending eviction; imported nodes may have changed taints,
+   * so all their bound pods are re-decided; nodes the import only points pods at kept their taints, so only
+   * the imported pods on them are decided, and only when those nodes have NoExecute taints at all.
+   */
+  private async replan(run: ImportRun, w: ImportWrites): Promise<void> {
+    const { tx, changes, now } = run;
+    const moved = w.storedPods
+      .filter(({ pod, created }) => {
+        const before = created ? undefined : w.existing.get(podKey(pod.namespace, pod.name));
+        return before?.nodeName != null && (before.nodeName !== pod.nodeName || !isActivePhase(pod.phase));
+      })
+      .map(({ pod }) => pod);
+    for (const chunk of chunks(moved, 5000))
+      await this.planner.cancelForPods(tx, chunk, 'the import moved or stopped the pod', now, changes);
+
+    const nodesByName = new Map<string, StoredNode>(w.storedNodes.map(({ node }) => [node.name, node]));
+    const others = [...w.targetNames].filter((n) => !nodesByName.has(n) && w.knownNodes.has(n));
+    const otherTaints = await this.nodes.taintsOf(tx, others);
+    const otherNoExecute = others.filter((n) => hasNoExecute(otherTaints.get(n) ?? []));
+    for (const chunk of chunks(otherNoExecute, 2000))
+      for (const n of await this.nodes.findByNames(tx, chunk)) nodesByName.set(n.name, n);
+    const changedNodes = w.storedNodes
+      .map(({ node }) => node)
+      .filter((n) => hasNoExecute(n.taints) || hasNoExecute(w.previousTaints.get(n.name) ?? []))
+      .map((n) => n.name);
+    for (const chunk of chunks(changedNodes, REPLAN_NODES)) {
+      const bound = await this.pods.findActiveOnNodes(tx, chunk);
+      await this.planner.replan(tx, bound, nodesByName, now, changes);
+    }
+    const otherSet = new Set(otherNoExecute);
+    const importedOnOthers = w.storedPods
+      .map(({ pod }) => pod)
+      .filter((p) => p.nodeName !== null && otherSet.has(p.nodeName) && isActivePhase(p.phase));
+    for (const chunk of chunks(importedOnOthers, 5000)) await this.planner.replan(tx, chunk, nodesByName, now, changes);
   }
 
   /** Nodes that pass `ValidateNode`'s rules; the others become per-item errors. */
@@ -354,4 +388,9 @@ function decodeError(errors: readonly ImportError[], notes: readonly string[]): 
     message: `${where(e)}${e.message}`,
   }));
   return new AppError('BadRequest', detail, fieldErrors, { importErrors: errors, ...(notes.length ? { notes } : {}) });
+}
+
+function createdAndUpdated(written: ReadonlyArray<{ created: boolean }>): { created: number; updated: number } {
+  const created = written.filter((w) => w.created).length;
+  return { created, updated: written.length - created };
 }
