@@ -102,35 +102,15 @@ export function decideFeasibleNodes(
   const compiled = isCompiled(pod) ? pod : compilePod(pod, options.matchOptions ?? DEFAULT_MATCH_OPTIONS);
   const table = isNodeTable(nodes) ? nodes : nodeTableOf(nodes);
   const redact = options.redactTaints ?? false;
-  const { filterTolerations, preferTolerations, matchOptions, requiredAffinity, preferredAffinity, requests } =
-    compiled;
+  const { requiredAffinity, preferredAffinity, requests } = compiled;
   const scoresAffinity = preferredAffinity.length > 0;
   const candidates = options.candidates;
   const count = candidates === undefined ? table.count : candidates.length;
 
   const { tooManyPods, unschedulable, taintClassOf } = table;
 
-  // TaintToleration, once per taint class in use (class 0: no taints).
   const taintClassCount = table.taintClasses.length;
-  const verdicts: Array<TaintVerdict | undefined> = new Array(taintClassCount);
-  const taintFails = new Uint8Array(taintClassCount);
-  const taintPrefer = new Int32Array(taintClassCount);
-  const judgeTaints = (taintClass: number) => {
-    const taints = table.taintClasses[taintClass];
-    const untolerated = firstUntoleratedFilterTaint(taints, filterTolerations, matchOptions);
-    const verdict: TaintVerdict = {
-      untolerated,
-      reason: untolerated ? untoleratedTaintReason(untolerated, redact) : undefined,
-      preferCount: countIntolerablePreferNoSchedule(taints, preferTolerations, matchOptions),
-    };
-    verdicts[taintClass] = verdict;
-    taintFails[taintClass] = untolerated === undefined ? 0 : 1;
-    taintPrefer[taintClass] = verdict.preferCount;
-  };
-  if (candidates === undefined) for (let c = 0; c < taintClassCount; c++) judgeTaints(c);
-  else
-    for (let p = 0; p < count; p++)
-      if (verdicts[taintClassOf[candidates[p]]] === undefined) judgeTaints(taintClassOf[candidates[p]]);
+  const { verdicts, taintFails, taintPrefer } = judgeTaintClasses(table, compiled, candidates, redact);
   const taintFirst = new Int32Array(taintClassCount);
 
   // NodeAffinity, once per group (in use) of nodes that look the same to the pod's matchers.
@@ -139,19 +119,7 @@ export function decideFeasibleNodes(
   const labelClassOf = projection?.classOf;
   const scratch = options.scratch ?? new FeasibleNodesScratch();
   const { affinityState, affinityWeight } = scratch.forGroups(projection?.classCount ?? 0);
-  if (projection !== undefined) {
-    const judgeLabels = (labelClass: number) => {
-      const representative = projection.representatives[labelClass];
-      affinityWeight[labelClass] = scoresAffinity ? preferredAffinityWeight(preferredAffinity, representative) : 0;
-      affinityState[labelClass] =
-        requiredAffinity === undefined || requiredAffinity(representative) ? MATCHES : DOES_NOT_MATCH;
-    };
-    const classOf = projection.classOf;
-    if (candidates === undefined) for (let c = 0; c < projection.classCount; c++) judgeLabels(c);
-    else
-      for (let p = 0; p < count; p++)
-        if (affinityState[classOf[candidates[p]]] === UNKNOWN) judgeLabels(classOf[candidates[p]]);
-  }
+  if (projection !== undefined) judgeLabelGroups(projection, compiled, candidates, { affinityState, affinityWeight });
 
   // NodeResourcesFit: one free-amount column per requested resource, in check order.
   const resourceCount = requests.names.length;
@@ -212,16 +180,13 @@ export function decideFeasibleNodes(
     }
   }
 
-  const reasonCounts = new Map<string, number>();
-  const countReason = (message: string, times: number) => {
-    if (times > 0) reasonCounts.set(message, (reasonCounts.get(message) ?? 0) + times);
-  };
-  countReason(UNSCHEDULABLE_MESSAGE, unschedulableFirst);
-  for (let c = 0; c < taintClassCount; c++)
-    if (verdicts[c]?.reason) countReason(verdicts[c]!.reason!.message, taintFirst[c]);
-  countReason(NODE_AFFINITY_MESSAGE, affinityFirst);
-  countReason(insufficientResourceReason('pods').message, tooManyPodsFirst);
-  requests.names.forEach((name, r) => countReason(insufficientResourceReason(name).message, insufficientFirst[r]));
+  const reasonCounts = countFirstFailures(verdicts, requests.names, {
+    unschedulable: unschedulableFirst,
+    taint: taintFirst,
+    affinity: affinityFirst,
+    tooManyPods: tooManyPodsFirst,
+    insufficient: insufficientFirst,
+  });
 
   // Normalised scores (DefaultNormalizeScore over the feasible nodes) depend on the classes only.
   const taintScoreOf = new Uint8Array(taintClassCount);
@@ -235,38 +200,14 @@ export function decideFeasibleNodes(
     return TOTAL_SCORE[taintScoreOf[taintClassOf[i]] * (MAX_NODE_SCORE + 1) + affinityScoreOf[labelClassOf![i]]];
   };
 
-  // The best `limit` feasible nodes by score (descending), in name order within a score: count the
-  // scores, find the lowest score that makes it into the answer, then place nodes in name order,
-  // stopping once every place is taken (a counting sort that skips what the answer does not show).
+  // The best `limit` feasible nodes (rankBest), then the infeasible ones in name order with every reason.
   const limit = Number.isNaN(options.limit) ? count : Math.max(0, Math.min(options.limit ?? count, count));
   const names = table.names;
   const answer: Array<FeasibleNode | InfeasibleNode> = [];
   const shown = Math.min(limit, feasibleCount);
   if (shown > 0) {
-    const perScore = new Int32Array(MAX_NODE_SCORE + 1);
-    for (let k = 0; k < feasibleCount; k++) {
-      const score = scoreAt(feasible[k]);
-      scores[k] = score;
-      perScore[score]++;
-    }
-    // Places: scores above `lowest` all get theirs; `lowest` gets what is left, first names first.
-    const start = new Int32Array(MAX_NODE_SCORE + 1);
-    let lowest = MAX_NODE_SCORE;
-    let taken = 0;
-    for (let score = MAX_NODE_SCORE; score >= 0; score--) {
-      start[score] = taken;
-      taken += perScore[score];
-      lowest = score;
-      if (taken >= shown) break;
-    }
-    const end = start[lowest] + Math.min(perScore[lowest], shown - start[lowest]);
-    let placed = 0;
-    for (let k = 0; k < feasibleCount && placed < shown; k++) {
-      const score = scores[k];
-      if (score < lowest || (score === lowest && start[lowest] === end)) continue;
-      ranked[start[score]++] = feasible[k];
-      placed++;
-    }
+    for (let k = 0; k < feasibleCount; k++) scores[k] = scoreAt(feasible[k]);
+    rankBest(feasible, scores, feasibleCount, shown, ranked);
     for (let r = 0; r < shown; r++) {
       const i = candidates === undefined ? ranked[r] : candidates[ranked[r]];
       const taintScore = taintScoreOf[taintClassOf[i]];
@@ -280,31 +221,8 @@ export function decideFeasibleNodes(
       });
     }
   }
-  // Reason objects are shared by the nodes of one answer (read-only): one per distinct reason.
-  const unschedulableReason = { ...UNSCHEDULABLE_REASON };
-  const affinityReason = { ...NODE_AFFINITY_REASON };
-  const resourceReasons = new Map<string, FilterReason>();
-  const resourceReason = (resource: string) => {
-    let reason = resourceReasons.get(resource);
-    if (reason === undefined) resourceReasons.set(resource, (reason = insufficientResourceReason(resource)));
-    return reason;
-  };
-  for (let p = 0; p < count && answer.length < limit; p++) {
-    const failed = failures[p];
-    if (failed === 0) continue;
-    const i = candidates === undefined ? p : candidates[p];
-    const reasons: FilterReason[] = [];
-    if (failed & UNSCHEDULABLE) reasons.push(unschedulableReason);
-    if (failed & TAINT) reasons.push(verdicts[taintClassOf[i]]!.reason!);
-    if (failed & AFFINITY) reasons.push(affinityReason);
-    if (failed & RESOURCES) {
-      // insufficientResources' order: the pod count first, then the requests in check order.
-      if (tooManyPods[i] === 1) reasons.push(resourceReason('pods'));
-      for (let r = 0; r < resourceCount; r++)
-        if (amounts[r] > freeColumns[r][i]) reasons.push(resourceReason(requests.names[r]));
-    }
-    answer.push({ name: names[i], feasible: false, reasons });
-  }
+  const context = { table, candidates, verdicts, requests, amounts, freeColumns };
+  explainInfeasible(failures, count, limit, context, answer);
 
   return {
     totalNodes: count,
@@ -371,4 +289,152 @@ function allocateNodeArrays(capacity: number) {
 
 function allocateGroupArrays(capacity: number) {
   return { capacity, affinityState: new Uint8Array(capacity), affinityWeight: new Float64Array(capacity) };
+}
+
+/** TaintToleration, once per taint class in use (class 0: no taints): the verdict, fails, and prefer count. */
+function judgeTaintClasses(
+  table: NodeTable,
+  compiled: CompiledPod,
+  candidates: Int32Array | undefined,
+  redact: boolean,
+) {
+  const { filterTolerations, preferTolerations, matchOptions } = compiled;
+  const classCount = table.taintClasses.length;
+  const verdicts: Array<TaintVerdict | undefined> = new Array(classCount);
+  const taintFails = new Uint8Array(classCount);
+  const taintPrefer = new Int32Array(classCount);
+  const judge = (taintClass: number) => {
+    const taints = table.taintClasses[taintClass];
+    const untolerated = firstUntoleratedFilterTaint(taints, filterTolerations, matchOptions);
+    const verdict: TaintVerdict = {
+      untolerated,
+      reason: untolerated ? untoleratedTaintReason(untolerated, redact) : undefined,
+      preferCount: countIntolerablePreferNoSchedule(taints, preferTolerations, matchOptions),
+    };
+    verdicts[taintClass] = verdict;
+    taintFails[taintClass] = untolerated === undefined ? 0 : 1;
+    taintPrefer[taintClass] = verdict.preferCount;
+  };
+  if (candidates === undefined) for (let c = 0; c < classCount; c++) judge(c);
+  else for (const i of candidates) if (verdicts[table.taintClassOf[i]] === undefined) judge(table.taintClassOf[i]);
+  return { verdicts, taintFails, taintPrefer };
+}
+
+/** NodeAffinity, once per group (in use) of nodes that look the same to the pod's matchers. */
+function judgeLabelGroups(
+  projection: NonNullable<ReturnType<typeof projectLabels>>,
+  compiled: CompiledPod,
+  candidates: Int32Array | undefined,
+  out: { affinityState: Uint8Array; affinityWeight: Float64Array },
+): void {
+  const { requiredAffinity, preferredAffinity } = compiled;
+  const judge = (labelClass: number) => {
+    const representative = projection.representatives[labelClass];
+    out.affinityWeight[labelClass] =
+      preferredAffinity.length > 0 ? preferredAffinityWeight(preferredAffinity, representative) : 0;
+    out.affinityState[labelClass] =
+      requiredAffinity === undefined || requiredAffinity(representative) ? MATCHES : DOES_NOT_MATCH;
+  };
+  const classOf = projection.classOf;
+  if (candidates === undefined) for (let c = 0; c < projection.classCount; c++) judge(c);
+  else for (const i of candidates) if (out.affinityState[classOf[i]] === UNKNOWN) judge(classOf[i]);
+}
+
+/** The aggregate message's counts: each node once, by its first failing plugin (A.2, B.4.3). */
+function countFirstFailures(
+  verdicts: ReadonlyArray<TaintVerdict | undefined>,
+  resources: readonly string[],
+  first: { unschedulable: number; taint: Int32Array; affinity: number; tooManyPods: number; insufficient: Int32Array },
+): Map<string, number> {
+  const counts = new Map<string, number>();
+  const count = (message: string, times: number) => {
+    if (times > 0) counts.set(message, (counts.get(message) ?? 0) + times);
+  };
+  count(UNSCHEDULABLE_MESSAGE, first.unschedulable);
+  verdicts.forEach((verdict, c) => {
+    if (verdict?.reason) count(verdict.reason.message, first.taint[c]);
+  });
+  count(NODE_AFFINITY_MESSAGE, first.affinity);
+  count(insufficientResourceReason('pods').message, first.tooManyPods);
+  resources.forEach((name, r) => count(insufficientResourceReason(name).message, first.insufficient[r]));
+  return counts;
+}
+
+/**
+ * The best `shown` of the feasible positions by score (descending), in name order within a score, into
+ * `ranked`: count the scores, find the lowest score that makes it into the answer, then place positions in
+ * name order, stopping once every place is taken (a counting sort that skips what the answer does not show).
+ */
+function rankBest(
+  feasible: Int32Array,
+  scores: Uint8Array,
+  feasibleCount: number,
+  shown: number,
+  ranked: Int32Array,
+): void {
+  const perScore = new Int32Array(MAX_NODE_SCORE + 1);
+  for (let k = 0; k < feasibleCount; k++) perScore[scores[k]]++;
+  // places: scores above `lowest` all get theirs; `lowest` gets what is left, first names first
+  const start = new Int32Array(MAX_NODE_SCORE + 1);
+  let lowest = MAX_NODE_SCORE;
+  let taken = 0;
+  for (let score = MAX_NODE_SCORE; score >= 0; score--) {
+    start[score] = taken;
+    taken += perScore[score];
+    lowest = score;
+    if (taken >= shown) break;
+  }
+  const end = start[lowest] + Math.min(perScore[lowest], shown - start[lowest]);
+  let placed = 0;
+  for (let k = 0; k < feasibleCount && placed < shown; k++) {
+    const score = scores[k];
+    if (score < lowest || (score === lowest && start[lowest] === end)) continue;
+    ranked[start[score]++] = feasible[k];
+    placed++;
+  }
+}
+
+/** The infeasible candidates in name order, each with every failing check, until the answer holds `limit`. */
+function explainInfeasible(
+  failures: Uint8Array,
+  count: number,
+  limit: number,
+  context: {
+    table: NodeTable;
+    candidates: Int32Array | undefined;
+    verdicts: ReadonlyArray<TaintVerdict | undefined>;
+    requests: CompiledPod['requests'];
+    amounts: Float64Array;
+    freeColumns: ReadonlyArray<ArrayLike<number>>;
+  },
+  answer: Array<FeasibleNode | InfeasibleNode>,
+): void {
+  const { table, candidates, verdicts, requests, amounts, freeColumns } = context;
+  const { names, taintClassOf, tooManyPods } = table;
+  const resourceCount = requests.names.length;
+  // reason objects are shared by the nodes of one answer (read-only): one per distinct reason
+  const unschedulableReason = { ...UNSCHEDULABLE_REASON };
+  const affinityReason = { ...NODE_AFFINITY_REASON };
+  const resourceReasons = new Map<string, FilterReason>();
+  const resourceReason = (resource: string) => {
+    let reason = resourceReasons.get(resource);
+    if (reason === undefined) resourceReasons.set(resource, (reason = insufficientResourceReason(resource)));
+    return reason;
+  };
+  for (let p = 0; p < count && answer.length < limit; p++) {
+    const failed = failures[p];
+    if (failed === 0) continue;
+    const i = candidates === undefined ? p : candidates[p];
+    const reasons: FilterReason[] = [];
+    if (failed & UNSCHEDULABLE) reasons.push(unschedulableReason);
+    if (failed & TAINT) reasons.push(verdicts[taintClassOf[i]]!.reason!);
+    if (failed & AFFINITY) reasons.push(affinityReason);
+    if (failed & RESOURCES) {
+      // insufficientResources' order: the pod count first, then the requests in check order.
+      if (tooManyPods[i] === 1) reasons.push(resourceReason('pods'));
+      for (let r = 0; r < resourceCount; r++)
+        if (amounts[r] > freeColumns[r][i]) reasons.push(resourceReason(requests.names[r]));
+    }
+    answer.push({ name: names[i], feasible: false, reasons });
+  }
 }
