@@ -1,0 +1,3 @@
+/** A Kubernetes object as JSON. */
+ 
+export type K8sObject = Record<string, any>;
