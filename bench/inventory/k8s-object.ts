@@ -1,3 +1,2 @@
 /** A Kubernetes object as JSON. */
- 
 export type K8sObject = Record<string, any>;
