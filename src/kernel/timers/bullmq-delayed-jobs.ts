@@ -88,6 +88,10 @@ export function decodeJobId(jobId: string): string {
  * replica runs it again (BullMQ's stalled-job check, every 30 s).
  *
  * Close order: `close()` this before the database the handlers use (it waits for running handlers).
+ *
+ * Clock: this adapter reads the wall clock (`Date.now()`), not the injected Clock: BullMQ's delays are real
+ * milliseconds counted by Redis, so only real time agrees with them. The in-process adapter and every service
+ * use the injected clock.
  */
 export class BullMqDelayedJobs implements DelayedJobs {
   readonly kind = 'redis' as const;
