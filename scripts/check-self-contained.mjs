@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The repository stands on its own: a clone has nothing beside it, so no tracked file may point at a
-// folder outside it (the team's reference folder `../shared` in particular). Lists file:line and fails.
+// folder outside it (the team's reference folder beside the checkout in particular). Lists file:line and fails.
 import { execFileSync } from 'node:child_process';
 
 const pattern = ['..', 'shared'].join('/');
