@@ -14,6 +14,8 @@ import { nodeBodySchema, type NodeBody } from '../kernel/http/input/body-schemas
 import { parseBody } from '../kernel/http/input/parse-body';
 import { applyPatch, type PatchType } from './apply-patch';
 import { compileFieldSelector } from './field-selector';
+import { kubeLimit } from './list-limit';
+import { MAX_LIMIT } from '../kernel/http/paging';
 import { asKubeNodeError, nodeWriteBody } from './node-body';
 import { toKubeNode, type KubeNode } from './node-object';
 import { nodeTable, type Table } from './table';
@@ -50,11 +52,19 @@ export class KubeNodesService {
 
   list(options: ListOptions): { items: KubeNode[]; continue?: string } {
     const matches = compileFieldSelector(options.fieldSelector, NODE_FIELDS);
-    const page = this.nodes.list(
-      { labelSelector: options.labelSelector, limit: options.limit ?? '0', continue: options.continue },
-      (n) => matches({ 'metadata.name': n.name, 'spec.unschedulable': String(n.unschedulable) }),
-    );
-    return { items: page.items.map(toKubeNode), continue: page.continue };
+    const limit = kubeLimit(options.limit);
+    const items: KubeNode[] = [];
+    let token = options.continue;
+    for (;;) {
+      const page = this.nodes.list(
+        { labelSelector: options.labelSelector, limit: limit ?? MAX_LIMIT, continue: token },
+        (n) => matches({ 'metadata.name': n.name, 'spec.unschedulable': String(n.unschedulable) }),
+      );
+      items.push(...page.items.map(toKubeNode));
+      // Without a limit the API server answers the whole list; with one it may answer fewer and a token.
+      if (limit !== undefined || !page.continue) return { items, continue: page.continue };
+      token = page.continue;
+    }
   }
 
   table(items: KubeNode[], include: string | undefined, meta: Table['metadata']): Table {
