@@ -20,6 +20,7 @@ import { CurrentPrincipal } from '../kernel/auth/principal.decorator';
 import type { Principal } from '../kernel/auth/roles';
 import { AppError } from '../kernel/errors/app-error';
 import { patchTypeOf } from './apply-patch';
+import { checkFieldValidation } from './field-validation';
 import { isDryRun, requireWriter } from './kube-access';
 import { KubeNodesService } from './kube-nodes.service';
 import { wantsTable } from './table';
@@ -53,6 +54,7 @@ export class NodesController {
   @HttpCode(201)
   create(@Body() body: unknown, @Query() query: Query, @CurrentPrincipal() p: Principal, @Actor() actor: Actor) {
     requireWriter(p, 'create', 'nodes');
+    checkFieldValidation(query.fieldValidation, 'Node', body);
     return this.nodes.create(body, actor, isDryRun(query.dryRun));
   }
 
@@ -65,6 +67,7 @@ export class NodesController {
     @Actor() actor: Actor,
   ) {
     requireWriter(p, 'update', 'nodes', name);
+    checkFieldValidation(query.fieldValidation, 'Node', body);
     return this.nodes.update(name, body, actor, isDryRun(query.dryRun));
   }
 
