@@ -134,6 +134,26 @@ describe.each(testModes())('kubectl and pods (%s)', (mode) => {
     expect(rest.status).toBe(200);
   });
 
+  it('describe pod/node and get events tell the story (TaintManagerEviction)', async () => {
+    const pod = await kubectl.run(['describe', 'pod', 'web-1', '-n', 'shop']);
+    expect(pod.stderr).toBe('');
+    expect(pod.stdout).toMatch(/Status:\s+Failed/);
+    expect(pod.stdout).toMatch(/Reason:\s+Evicted/);
+    expect(pod.stdout).toMatch(
+      /Normal\s+TaintManagerEviction\s+\S+\s+taint-eviction-controller\s+Marking for deletion Pod shop\/web-1/,
+    );
+    const node = await kubectl.run(['describe', 'node', 'n1']);
+    expect(node.stderr).toBe('');
+    expect(node.stdout).toMatch(/Taints:\s+outage=true:NoExecute/);
+    // the PATCH is a node write (NodeService), recorded as NodeReplaced with the taints before and after
+    expect(node.stdout).toMatch(
+      /Normal\s+NodeReplaced\s+\S+\s+taintwise\s+taints: outage=true:NoExecute \(were <none>\)/,
+    );
+    const events = tableRows((await kubectl.run(['get', 'events', '-n', 'shop'])).stdout);
+    expect(events[0]).toEqual(['LAST SEEN', 'TYPE', 'REASON', 'OBJECT', 'MESSAGE']);
+    expect(events.map((r) => `${r[2]} ${r[3]}`)).toContain('TaintManagerEviction pod/web-1');
+  });
+
   it('delete, a missing pod and an existing one', async () => {
     expect((await kubectl.run(['delete', 'pod', 'web-2', '-n', 'shop'])).stdout.trim()).toBe('pod "web-2" deleted');
     expect((await kubectl.run(['get', 'pod', 'web-2', '-n', 'shop'])).stderr.trim()).toBe(
