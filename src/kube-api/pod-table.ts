@@ -3,7 +3,7 @@ import { ageCell, rowObject, type Table, type TableColumn } from './table';
 
 const col = (name: string, description: string, priority = 0, format = ''): TableColumn => ({
   name,
-  type: name === 'Restarts' ? 'string' : 'string',
+  type: 'string',
   format,
   description,
   priority,
@@ -25,7 +25,10 @@ export const POD_COLUMNS: TableColumn[] = [
   col('Readiness Gates', 'The readiness gates of this pod.', 1),
 ];
 
-/** printers.go printPod: READY counts ready containers (the one `main`, ready while Running); STATUS is the reason or the phase. */
+/**
+ * printers.go printPod: READY counts ready containers (the one `main`, ready while Running); STATUS is the
+ * reason, else the phase.
+ */
 export function podTable(pods: KubePod[], now: Date, include: string | undefined, meta: Table['metadata']): Table {
   return {
     kind: 'Table',
