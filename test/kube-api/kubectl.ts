@@ -46,7 +46,11 @@ export class Kubectl {
       const child = execFile(
         '/usr/bin/kubectl',
         [`--kubeconfig=${this.kubeconfig}`, `--cache-dir=${join(this.dir, 'cache')}`, ...extra, ...args],
-        { env: { PATH: process.env.PATH ?? '', HOME: this.dir, KUBECONFIG: this.kubeconfig }, timeout: 30_000 },
+        {
+          env: { PATH: process.env.PATH ?? '', HOME: this.dir, KUBECONFIG: this.kubeconfig },
+          timeout: 120_000,
+          maxBuffer: 512 * 1024 * 1024,
+        },
         (error, stdout, stderr) => {
           const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
           resolve({ code, stdout: String(stdout), stderr: String(stderr) });
