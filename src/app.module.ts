@@ -13,6 +13,7 @@ import { formatGraphQLError } from './kernel/graphql/format-error';
 import { graphqlWsOptions } from './kernel/graphql/graphql-ws';
 import { complexityLimit, depthLimit } from './kernel/graphql/query-limits';
 import { InventoryModule } from './inventory/inventory.module';
+import { KubeApiModule } from './kube-api/kube-api.module';
 import { PersistenceModule } from './kernel/persistence/persistence.module';
 import { OpsModule } from './ops/ops.module';
 import { TaintsModule } from './taints/taints.module';
@@ -33,6 +34,7 @@ export class AppModule {
         EvictionsModule,
         EventsModule,
         DecisionsModule,
+        KubeApiModule,
         GraphQLModule.forRoot<ApolloDriverConfig>({
           driver: ApolloDriver,
           path: '/graphql',

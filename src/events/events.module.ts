@@ -10,5 +10,6 @@ import { EventsResolver } from './graphql/events.resolver';
 @Module({
   controllers: [EventsController],
   providers: [EventStreamService, EventHistoryService, EventsResolver],
+  exports: [EventHistoryService],
 })
 export class EventsModule {}

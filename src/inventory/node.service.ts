@@ -38,7 +38,11 @@ export class NodeService {
   }
 
   /** From the snapshot: label selection and paging over 5,000 nodes without a query per node. */
-  list(query: { labelSelector?: string; limit?: unknown; continue?: unknown }): Page<StoredNode> {
+  list(
+    query: { labelSelector?: string; limit?: unknown; continue?: unknown },
+    /** A further filter (the Kubernetes API's field selectors), applied before paging. */
+    alsoMatches: (node: StoredNode) => boolean = () => true,
+  ): Page<StoredNode> {
     const limit = parseLimit(query.limit);
     const after = decodeContinue(query.continue, 1)?.[0];
     const matches = compileLabelSelector(query.labelSelector);
@@ -46,14 +50,21 @@ export class NodeService {
     for (const s of this.snapshot.snapshot.schedulingNodes()) {
       if (after !== undefined && s.name <= after) continue;
       if (!matches(s.labels)) continue;
+      const node = this.snapshot.snapshot.node(s.name)!;
+      if (!alsoMatches(node)) continue;
       if (items.length === limit) return { items, continue: encodeContinue([items[items.length - 1].name]) };
-      items.push(this.snapshot.snapshot.node(s.name)!);
+      items.push(node);
     }
     return { items };
   }
 
   /** PUT /v1/nodes/{name}: 201 on create, 200 on replace; resourceVersion makes it conditional. */
-  async upsert(name: string, body: unknown, actor: Actor): Promise<{ node: StoredNode; created: boolean }> {
+  async upsert(
+    name: string,
+    body: unknown,
+    actor: Actor,
+    options: { createOnly?: boolean } = {},
+  ): Promise<{ node: StoredNode; created: boolean }> {
     const parsed = parseBody(nodeBodySchema, body, `Node "${name}"`);
     if (parsed.name !== undefined && parsed.name !== name) {
       throw new AppError(
@@ -73,6 +84,8 @@ export class NodeService {
       await this.nodes.lock(tx, [name]);
       const existing = await this.nodes.findByName(tx, name);
       const now = this.uow.now();
+      // POST of the Kubernetes API: create, never replace (checked under the row lock).
+      if (options.createOnly && existing) throw AppError.alreadyExists('nodes', name);
       if (parsed.resourceVersion !== undefined && (!existing || existing.resourceVersion !== parsed.resourceVersion)) {
         throw new AppError(
           'Conflict',

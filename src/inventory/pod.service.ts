@@ -56,6 +56,7 @@ export class PodService {
     name: string,
     body: unknown,
     actor: Actor,
+    options: { createOnly?: boolean } = {},
   ): Promise<{ pod: StoredPod; created: boolean }> {
     const parsed = parseBody(podBodySchema, body, `Pod "${name}"`);
     for (const [field, given, expected] of [
@@ -73,6 +74,8 @@ export class PodService {
     const { result } = await this.uow.run(actor, async (tx, changes) => {
       const existing = await this.pods.findByKey(tx, namespace, name);
       const now = this.uow.now();
+      // POST of the Kubernetes API: create, never replace.
+      if (options.createOnly && existing) throw AppError.alreadyExists('pods', name);
       if (parsed.resourceVersion !== undefined && existing?.resourceVersion !== parsed.resourceVersion) {
         throw new AppError(
           'Conflict',

@@ -163,7 +163,35 @@ const anyValue = fc.oneof(
 );
 
 /** Valid bodies to mutate, by route: most of the search space then sits right next to what the service accepts. */
+const KUBE_NODE = {
+  apiVersion: 'v1',
+  kind: 'Node',
+  metadata: { name: 'fz-n1', labels: { pool: 'gpu' } },
+  spec: { taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }], unschedulable: false },
+  status: { conditions: [{ type: 'Ready', status: 'True' }] },
+};
+const KUBE_POD = {
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name: 'fz-k1', namespace: 'default' },
+  spec: {
+    containers: [{ name: 'app', image: 'x', resources: { requests: { cpu: '100m' } } }],
+    tolerations: [{ key: 'dedicated', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 5 }],
+  },
+};
 const EXAMPLES: Record<string, unknown> = {
+  'POST /api/v1/nodes': KUBE_NODE,
+  'PUT /api/v1/nodes/{name}': KUBE_NODE,
+  'PATCH /api/v1/nodes/{name}': { spec: { taints: [{ key: 'k', effect: 'NoExecute' }] } },
+  'PUT /api/v1/nodes/{name}/status': KUBE_NODE,
+  'PATCH /api/v1/nodes/{name}/status': { status: { conditions: [{ type: 'Ready', status: 'False' }] } },
+  'POST /api/v1/namespaces/{namespace}/pods': KUBE_POD,
+  'POST /api/v1/namespaces/{namespace}/pods/{name}/binding': {
+    apiVersion: 'v1',
+    kind: 'Binding',
+    metadata: { name: 'fz-p2' },
+    target: { kind: 'Node', name: 'fz-n2' },
+  },
   'PUT /v1/nodes/{name}': {
     labels: { pool: 'gpu', zone: 'a' },
     taints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }],
@@ -567,6 +595,56 @@ function checkGraphQL(r: RawResult): string | undefined {
   return undefined;
 }
 
+/** The Kubernetes API routes (src/kube-api), which /docs-json does not list: errors there are metav1 Status. */
+const KUBE_OPERATIONS: RestOperation[] = (
+  [
+    ['GET', '/version'],
+    ['GET', '/api'],
+    ['GET', '/apis'],
+    ['GET', '/api/v1'],
+    ['GET', '/apis/{group}/{version}'],
+    ['GET', '/openapi/v3'],
+    ['GET', '/openapi/v3/api/v1'],
+    ['GET', '/api/v1/nodes', ['labelSelector', 'fieldSelector', 'limit', 'continue', 'watch', 'includeObject']],
+    ['GET', '/api/v1/nodes/{name}'],
+    ['POST', '/api/v1/nodes', ['dryRun', 'fieldValidation']],
+    ['PUT', '/api/v1/nodes/{name}', ['dryRun', 'fieldValidation']],
+    ['PATCH', '/api/v1/nodes/{name}', ['dryRun']],
+    ['DELETE', '/api/v1/nodes/{name}', ['dryRun']],
+    ['PUT', '/api/v1/nodes/{name}/status'],
+    ['PATCH', '/api/v1/nodes/{name}/status'],
+    ['GET', '/api/v1/pods', ['labelSelector', 'fieldSelector', 'limit', 'continue']],
+    ['GET', '/api/v1/namespaces/{namespace}/pods', ['fieldSelector', 'limit', 'continue']],
+    ['GET', '/api/v1/namespaces/{namespace}/pods/{name}'],
+    ['POST', '/api/v1/namespaces/{namespace}/pods', ['dryRun', 'fieldValidation']],
+    ['DELETE', '/api/v1/namespaces/{namespace}/pods/{name}', ['dryRun']],
+    ['POST', '/api/v1/namespaces/{namespace}/pods/{name}/binding'],
+    ['GET', '/api/v1/namespaces'],
+    ['GET', '/api/v1/namespaces/{name}'],
+  ] as Array<[string, string, string[]?]>
+).map(([method, path, queryParams = []]) => ({
+  method,
+  path,
+  pathParams: [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]),
+  queryParams,
+  hasBody: method !== 'GET' && method !== 'DELETE',
+  requiredRole: method === 'GET' ? 'viewer' : 'operator',
+  streaming: false,
+  id: `${method} ${path}`,
+}));
+
+function checkKube(r: RawResult): string | undefined {
+  if (r.status >= 500 || r.status < 200) return `status ${r.status}: ${r.text.slice(0, 300)}`;
+  if (BEFORE_THE_APP.has(r.status) || r.status < 400) return undefined;
+  if (r.body?.kind !== 'Status' || r.body.code !== r.status || typeof r.body.reason !== 'string')
+    return `${r.status} is not a Kubernetes Status: ${r.text.slice(0, 200)}`;
+  if (typeof r.body.message !== 'string' || r.body.message.length < 5)
+    return `${r.status} with an unhelpful Status: ${r.text.slice(0, 200)}`;
+  if (/internal error|undefined|\[object Object\]|TypeError|Cannot read/.test(r.body.message))
+    return `${r.status} leaks an internal message: ${r.body.message.slice(0, 200)}`;
+  return undefined;
+}
+
 // ------------------------------------------------------------------ the suite
 
 describe(`fuzzing every operation (${MODE}, ${RUNS} inputs each, seed ${SEED})`, () => {
@@ -653,51 +731,54 @@ describe(`fuzzing every operation (${MODE}, ${RUNS} inputs each, seed ${SEED})`,
     expect(gql.operations.length).toBeGreaterThanOrEqual(5);
   });
 
-  const restCase = (pick: (ops: RestOperation[]) => RestOperation[]) => async () => {
-    const picked = pick(rest);
-    for (const op of picked) {
-      const t = tally(`REST ${op.id}`);
-      const mutating = op.method !== 'GET';
-      if (mutating) await seed();
-      const before = mutating ? await fingerprint() : '';
-      const othersBefore = otherActors;
-      let accepted = 0;
-      await fc.assert(
-        fc.asyncProperty(restInputs(op), async (input) => {
-          const { path, init } = restRequest(op, input);
-          const requestId = `fz-${++requestCounter}`;
-          const r = await safely(
-            send(url(path), op.method, {
-              body: init.body,
-              headers: { ...init.headers, 'x-request-id': requestId },
-              timeoutMs: 15_000,
-            }),
-          );
-          t.inputs++;
-          t.statuses[r.status] = (t.statuses[r.status] ?? 0) + 1;
-          let failure = checkRest(r);
-          if (!failure && mutating) {
-            const events = (await newEvents()).filter((e) => e.requestId === requestId);
-            if (r.status >= 400 && events.length)
-              failure = `rejected with ${r.status} but wrote ${events.map((e) => `${e.type} ${e.subjectName}`).join(', ')}`;
-            if (r.status < 300 && events.length) accepted++;
-          }
-          if (failure && t.failures.length < 5)
-            t.failures.push(
-              `${op.method} ${path.slice(0, 200)} ${describeInput(input.body)} [${input.contentType}] → ${failure}`,
+  const restCase =
+    (pick: (ops: RestOperation[]) => RestOperation[], check = checkRest) =>
+    async () => {
+      const picked = pick(rest);
+      for (const op of picked) {
+        const t = tally(`REST ${op.id}`);
+        const mutating = op.method !== 'GET';
+        if (mutating) await seed();
+        const before = mutating ? await fingerprint() : '';
+        const othersBefore = otherActors;
+        let accepted = 0;
+        await fc.assert(
+          fc.asyncProperty(restInputs(op), async (input) => {
+            const { path, init } = restRequest(op, input);
+            const requestId = `fz-${++requestCounter}`;
+            const r = await safely(
+              send(url(path), op.method, {
+                body: init.body,
+                headers: { ...init.headers, 'x-request-id': requestId },
+                timeoutMs: 15_000,
+              }),
             );
-        }),
-        { numRuns: RUNS, seed: SEED, endOnFailure: true },
-      );
-      if (mutating && accepted === 0 && otherActors === othersBefore) {
-        const after = await fingerprint();
-        if (after !== before) t.failures.push(`no input was accepted, yet the inventory changed:\n${before}\n${after}`);
+            t.inputs++;
+            t.statuses[r.status] = (t.statuses[r.status] ?? 0) + 1;
+            let failure = check(r);
+            if (!failure && mutating) {
+              const events = (await newEvents()).filter((e) => e.requestId === requestId);
+              if (r.status >= 400 && events.length)
+                failure = `rejected with ${r.status} but wrote ${events.map((e) => `${e.type} ${e.subjectName}`).join(', ')}`;
+              if (r.status < 300 && events.length) accepted++;
+            }
+            if (failure && t.failures.length < 5)
+              t.failures.push(
+                `${op.method} ${path.slice(0, 200)} ${describeInput(input.body)} [${input.contentType}] → ${failure}`,
+              );
+          }),
+          { numRuns: RUNS, seed: SEED, endOnFailure: true },
+        );
+        if (mutating && accepted === 0 && otherActors === othersBefore) {
+          const after = await fingerprint();
+          if (after !== before)
+            t.failures.push(`no input was accepted, yet the inventory changed:\n${before}\n${after}`);
+        }
       }
-    }
-    const failures = picked.flatMap((op) => tally(`REST ${op.id}`).failures.map((f) => `${op.id}: ${f}`));
-    expect(failures).toEqual([]);
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  };
+      const failures = picked.flatMap((op) => tally(`REST ${op.id}`).failures.map((f) => `${op.id}: ${f}`));
+      expect(failures).toEqual([]);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    };
 
   it(
     'REST reads: every route answers 2xx or a useful 4xx problem, never 500',
@@ -706,6 +787,11 @@ describe(`fuzzing every operation (${MODE}, ${RUNS} inputs each, seed ${SEED})`,
   it(
     'REST writes and decisions: never 500; a rejected write changes nothing',
     restCase((ops) => ops.filter((o) => o.method !== 'GET')),
+  );
+
+  it(
+    'Kubernetes API: every route answers 2xx or a Status (kind Status, its code, a reason), never 500; a rejected write changes nothing',
+    restCase(() => KUBE_OPERATIONS, checkKube),
   );
 
   it('GraphQL: every query and mutation answers data or client errors, never INTERNAL_SERVER_ERROR; a rejected mutation changes nothing', async () => {

@@ -41,6 +41,11 @@ export class AppError extends Error {
     return new AppError('NotFound', message, [], names.length > 1 ? { missing: names } : {});
   }
 
+  /** Kubernetes' AlreadyExists: `nodes "n1" already exists` (409). */
+  static alreadyExists(resource: 'nodes' | 'pods', name: string): AppError {
+    return new AppError('Conflict', `${resource} "${name}" already exists`, [], { kubeReason: 'AlreadyExists' });
+  }
+
   static invalid(kind: string, name: string, errors: FieldError[], detail: string): AppError {
     return new AppError('Invalid', detail, errors, { object: { kind, name } });
   }

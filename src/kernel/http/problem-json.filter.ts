@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { problemFor } from '../errors/problem-details';
 import { httpErrorToAppError } from './http-error-to-app-error';
+import { isKubeApiPath, kubeStatusFor } from './kube-status';
 
 /** The one REST error mapper: every failure leaves as application/problem+json (API.md "Errors"). */
 @Catch()
@@ -25,10 +26,15 @@ export function sendProblem(
   if (error.kind === 'Internal') {
     logger.error({ msg: 'unhandled error', requestId: request.id, err: describe(exception) });
   }
-  const body = problemFor(error, String(request.id));
   if (error.kind === 'RateLimited' && typeof error.extra.retryAfterSeconds === 'number') {
     void reply.header('retry-after', String(error.extra.retryAfterSeconds));
   }
+  if (isKubeApiPath(request.url)) {
+    const status = kubeStatusFor(error);
+    void reply.status(status.code).header('content-type', 'application/json').send(JSON.stringify(status));
+    return;
+  }
+  const body = problemFor(error, String(request.id));
   void reply
     .status(body.status)
     .header('content-type', 'application/problem+json; charset=utf-8')

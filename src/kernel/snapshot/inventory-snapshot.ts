@@ -81,6 +81,13 @@ export class InventorySnapshot {
     return this.pods.get(podKey(namespace, name));
   }
 
+  /** The namespaces that hold a pod, sorted (the Kubernetes API's namespace list). */
+  namespaces(): string[] {
+    const names = new Set<string>();
+    for (const pod of this.pods.values()) names.add(pod.namespace);
+    return [...names].sort();
+  }
+
   /**
    * Scheduling views of every node, sorted by name (the order decisions break ties in). The same
    * array until a node changes (bound pods' requests are updated inside the node views); its

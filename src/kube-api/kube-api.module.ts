@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { InventoryModule } from '../inventory/inventory.module';
+import { TaintsModule } from '../taints/taints.module';
+import { DiscoveryController } from './discovery.controller';
+import { EventsModule } from '../events/events.module';
+import { KubeEventsController } from './events.controller';
+import { KubeEventsService } from './kube-events.service';
+import { OpenApiController } from './openapi.controller';
+import { KubeNodesService } from './kube-nodes.service';
+import { NodesController } from './nodes.controller';
+import { KubePodsService } from './kube-pods.service';
+import { PodsController } from './pods.controller';
+
+/** The Kubernetes API server (issue 12): discovery and core/v1 objects over taintwise's services. */
+@Module({
+  imports: [InventoryModule, TaintsModule, EventsModule],
+  controllers: [DiscoveryController, OpenApiController, NodesController, PodsController, KubeEventsController],
+  providers: [KubeNodesService, KubePodsService, KubeEventsService],
+})
+export class KubeApiModule {}
