@@ -90,7 +90,12 @@ function installBodyParsers(fastify: FastifyInstance): void {
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser(
     // the Kubernetes API's patch types are JSON documents too (src/kube-api/apply-patch.ts)
-    ['application/json', 'application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'],
+    [
+      'application/json',
+      'application/json-patch+json',
+      'application/merge-patch+json',
+      'application/strategic-merge-patch+json',
+    ],
     { parseAs: 'string' },
     (request: FastifyRequest, body: string | Buffer, done) => {
       if (isRawRoute(request)) return done(null, body);
