@@ -12,6 +12,15 @@ import {
   daemonSetTolerations,
 } from './catalog';
 
+/** What the sections share: the generator's context, the list being built, and its random pickers. */
+interface WorkloadBuilder {
+  ctx: GenContext;
+  add: (w: Omit<Workload, 'ownerName' | 'ownerUid' | 'image'> & { image?: string }) => void;
+  req: () => Requests;
+  kindOf: () => Workload['kind'];
+  word: () => string;
+}
+
 export function buildWorkloads(ctx: GenContext): Workload[] {
   const list: Workload[] = [];
   const add = (w: Omit<Workload, 'ownerName' | 'ownerUid' | 'image'> & { image?: string }) => {
@@ -51,7 +60,19 @@ export function buildWorkloads(ctx: GenContext): Workload[] {
     ]);
   const word = () => `${ctx.rand.pick(APP_WORDS)}${ctx.rand.chance(0.5) ? `-${ctx.rand.pick(APP_WORDS)}` : ''}`;
 
-  // DaemonSets (DaemonSet controller tolerations + the chart's own), static control-plane pods.
+  const b: WorkloadBuilder = { ctx, add, req, kindOf, word };
+  // the order matters: every section draws from the one seeded random source
+  daemonSets(b);
+  systemAddOns(b);
+  regularPools(b);
+  batchPools(b);
+  pendingWorkloads(b);
+  return list;
+}
+
+/** DaemonSets (DaemonSet controller tolerations + the chart's own) and static control-plane pods. */
+function daemonSets(b: WorkloadBuilder): void {
+  const { add } = b;
   const dsCommon = { kind: 'DaemonSet' as const, priority: 2_000_001_000, priorityClassName: 'system-node-critical' };
   add({
     ...dsCommon,
@@ -120,8 +141,11 @@ export function buildWorkloads(ctx: GenContext): Workload[] {
       image: `registry.k8s.io/${name}:v1.31.5`,
     });
   }
+}
 
-  // System add-ons (CriticalAddonsOnly pool).
+/** System add-ons on the CriticalAddonsOnly pool. */
+function systemAddOns(b: WorkloadBuilder): void {
+  const { add } = b;
   const critical = [
     { key: 'CriticalAddonsOnly', operator: 'Exists' },
     { key: 'node-role.kubernetes.io/control-plane', operator: 'Exists', effect: 'NoSchedule' },
@@ -157,8 +181,11 @@ export function buildWorkloads(ctx: GenContext): Workload[] {
       priorityClassName: 'system-cluster-critical',
     });
   }
+}
 
-  // Regular ctx.pools.
+/** Teams' workloads on the regular pools, GPU jobs on the GPU pools. */
+function regularPools(b: WorkloadBuilder): void {
+  const { ctx, add, req, kindOf, word } = b;
   const antiSpot = { key: 'cloud.google.com/gke-spot', operator: 'DoesNotExist' };
   for (let i = 0; i < 160; i++) {
     const namespace = NAMESPACES[i % NAMESPACES.length];
@@ -324,7 +351,11 @@ export function buildWorkloads(ctx: GenContext): Workload[] {
       priority: 0,
     });
   }
-  // Batch pools: 100 pods per node tolerate the drain taint for drainSeconds; the rest do not.
+}
+
+/** Batch pools: 100 pods per node tolerate the drain taint for drainSeconds; the rest do not. */
+function batchPools(b: WorkloadBuilder): void {
+  const { ctx, add } = b;
   for (let i = 0; i < 8; i++) {
     add({
       kind: 'Job',
@@ -356,7 +387,11 @@ export function buildWorkloads(ctx: GenContext): Workload[] {
       priority: 0,
     });
   }
-  // Pending: never placeable (a zone that does not exist, too many GPUs, too much CPU, an untolerated taint).
+}
+
+/** Pending pods that can never be placed (no such zone, too many GPUs, too much CPU, an untolerated taint). */
+function pendingWorkloads(b: WorkloadBuilder): void {
+  const { add } = b;
   add({
     kind: 'ReplicaSet',
     namespace: 'shop',
@@ -400,5 +435,4 @@ export function buildWorkloads(ctx: GenContext): Workload[] {
     nodeSelector: { dedicated: 'search' },
     priority: 0,
   });
-  return list;
 }
