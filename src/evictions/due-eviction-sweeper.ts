@@ -42,42 +42,10 @@ interface Deferred {
 }
 
 /**
- * Executes the evictions that are due (SEMANTICS A.3–A.5): every Scheduled row with
- * `evictAt ≤ now`, in batches of {@link SWEEP_BATCH}, each batch one transaction, with set-based
- * statements only (the planner's). A timer only proposes (A.4): when any eviction timer fires, the
- * handler asks for a sweep; the sweep re-decides each due row from stored state at this instant
- * (evict, re-time, or cancel) through `EvictionPlanner.replan`, the only writer of eviction rows.
- *
- * **Coalescing.** One sweep at a time per process. A request while a sweep runs joins the next
- * sweep (one "run again", however many requests), and resolves only when that next sweep — which
- * started after the request, so it has considered the requester's row — has finished. A burst of
- * 10,000 firings is therefore a handful of sweeps, not 10,000 transactions.
- *
- * **Locks, and why the sweeper takes node locks.** Every mutation locks its nodes (name order),
- * then writes pods, then eviction rows. A batch takes its locks in the same order, without ever
- * waiting: first the nodes of the due rows `FOR UPDATE SKIP LOCKED`, then the rows of the nodes it
- * got `FOR UPDATE SKIP LOCKED`. Row locks alone would not serialise a sweep with a mutation: the
- * mutation reads the pods and the Scheduled rows *before* it blocks on the row lock, so after the
- * sweep commits it would act on a pod it saw bound — a second `EvictionExecuted` for a pod the
- * sweep just evicted (a NoExecute taint nobody tolerates, added at the deadline), or a deadlock
- * (a pod update holds the pod row and waits for the eviction row the sweep holds, while the sweep
- * waits for that pod row to unbind it). Under the node lock the sweep reads the node's taints and
- * pods knowing no mutation of that node runs: the same serialisation as every other writer.
- * `SKIP LOCKED` at both levels lets two replicas share a burst (each takes the nodes the other
- * does not hold; no row is taken twice) and keeps a sweep from queueing behind a long mutation.
- *
- * **Skipped rows.** Due rows of a node someone else held are not lost: that holder is a mutation
- * (which re-decides those pods itself) or another replica's sweep; if any due row is still Scheduled
- * once the sweep is over, another sweep runs {@link FOLLOW_UP_MS} later.
- *
- * **Failures.** A batch that fails is bisected: its halves are tried in their own transactions, so
- * one row whose eviction cannot be written holds back no other. A row that fails alone (while
- * others succeed) is left out of sweeps for {@link QUARANTINE_MS}; if nothing succeeds the failure
- * is systemic (the database is away) and the sweep fails, so the timers retry with their backoff.
- *
- * At most once: a row is executed only under its row lock and while `status = 'Scheduled'`, and the
- * planner's `UPDATE … WHERE status = 'Scheduled'` backs that up. Never early: only `evictAt ≤ now`
- * by the injected clock, and the planner's rule decides again at that `now`.
+ * Executes the evictions that are due (SEMANTICS A.3–A.5): Scheduled rows with `evictAt ≤ now`, in batches of
+ * {@link SWEEP_BATCH}, one transaction each, re-decided by the planner at this instant. One sweep at a time
+ * (requests coalesce); node locks then row locks, both `SKIP LOCKED`, like every writer; failing batches are
+ * bisected and a row failing alone is quarantined. Why each of these: docs/EVICTIONS.md, "The due-eviction sweep".
  */
 @Injectable()
 export class DueEvictionSweeper implements OnApplicationShutdown {

@@ -66,32 +66,10 @@ export function decodeJobId(jobId: string): string {
 }
 
 /**
- * Delayed jobs on BullMQ/Redis: one delayed BullMQ job per id, fired by a Worker in whichever
- * replica takes it first (BullMQ locks a job to one worker), durable across restarts.
- *
- * **Re-scheduling an id.** BullMQ ignores an `add` whose job id exists (the old delay stays), so
- * `schedule` first removes the job, then adds the new one. BullMQ's remove is one Lua script that
- * refuses a job some worker holds (it is firing); then:
- * - firing in this process (the handler re-schedules its own id, or a request does meanwhile): the
- *   running job is re-timed in place when its handler returns (`updateData` + `moveToDelayed`),
- *   so it fires again at the new `dueAt`;
- * - firing in another replica: `schedule` polls until that run ends (`busyWaitMs`), then adds.
- * Between the remove and the add there is no job: a crash there loses that timer — which the
- * reconciler repairs from the database, as it repairs a lost Redis. Two processes re-scheduling one
- * id at the same instant end with one of the two jobs: callers serialize per id (the eviction row).
- *
- * Timing: a Worker blocks on Redis until the next delayed job is due, so `drainDelay` does not
- * matter here; Redis resolves that block at its `hz` tick (default 10/s), so an idle worker fires
- * 0–100 ms late (`hz 100` in redis.conf brings it to a few ms). Bursts are bounded by throughput
- * (≈ 5,000 jobs/s on 2 shared cores, concurrency 32–100): add replicas, not concurrency, beyond that.
- * A replica that dies mid-handler keeps the job locked for `lockDurationMs`, after which another
- * replica runs it again (BullMQ's stalled-job check, every 30 s).
- *
- * Close order: `close()` this before the database the handlers use (it waits for running handlers).
- *
- * Clock: this adapter reads the wall clock (`Date.now()`), not the injected Clock: BullMQ's delays are real
- * milliseconds counted by Redis, so only real time agrees with them. The in-process adapter and every service
- * use the injected clock.
+ * Delayed jobs on BullMQ/Redis: one delayed job per id, fired by a Worker in whichever replica takes it first,
+ * durable across restarts. Re-scheduling removes then adds (BullMQ ignores an `add` of an existing id); a job
+ * firing here is re-timed in place when its handler returns. It reads the wall clock, not the injected Clock:
+ * Redis counts BullMQ's delays in real milliseconds. Details and timings: docs/EVICTIONS.md, "The BullMQ timers".
  */
 export class BullMqDelayedJobs implements DelayedJobs {
   readonly kind = 'redis' as const;
