@@ -24,7 +24,7 @@ export function nodeWriteBody(object: unknown, name: string): Record<string, unk
   }
   const o = object as Record<string, any>;
   if (o.kind !== undefined && o.kind !== 'Node') {
-    throw new AppError('BadRequest', `the body is a ${String(o.kind)}, not a Node`);
+    throw new AppError('BadRequest', 'the body\'s kind must be "Node"');
   }
   const metadata = section(o, 'metadata');
   const spec = section(o, 'spec');

@@ -15,8 +15,7 @@ export function podWriteBody(object: unknown, namespace: string, name: string): 
     throw new AppError('BadRequest', 'the body must be a Pod object');
   }
   const o = object as Record<string, any>;
-  if (o.kind !== undefined && o.kind !== 'Pod')
-    throw new AppError('BadRequest', `the body is a ${String(o.kind)}, not a Pod`);
+  if (o.kind !== undefined && o.kind !== 'Pod') throw new AppError('BadRequest', 'the body\'s kind must be "Pod"');
   const metadata = objectAt(o, 'metadata');
   const spec = objectAt(o, 'spec');
   if (metadata.namespace !== undefined && metadata.namespace !== namespace) {
