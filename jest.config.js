@@ -59,8 +59,9 @@ module.exports = {
   testTimeout: 120_000,
   // Tiers: `unit` needs nothing but Node (pure code, PGlite, in-process timers); `integration` needs
   // PostgreSQL and Redis (DATABASE_URL, REDIS_URL); `e2e` boots apps in every mode testModes() offers;
-  // `browser` drives pages in Chromium. scripts/test.mjs (npm test) leaves `integration` out when the
-  // servers are not configured and `browser` when Chromium is not installed, and says so.
+  // `kubectl` drives the Kubernetes API with the real client; `browser` drives pages in Chromium. scripts/test.mjs
+  // (npm test) leaves out `integration` without the servers, `kubectl` without kubectl and openssl, `browser`
+  // without Chromium, and says so.
   projects: [
     {
       ...common,
@@ -76,6 +77,8 @@ module.exports = {
       ...servers,
     },
     { ...common, displayName: 'e2e', roots: ['<rootDir>/test'], testMatch: ['**/*.e2e-spec.ts'], ...servers },
+    // the Kubernetes API driven by the machine's own kubectl (through a TLS front made with openssl)
+    { ...common, displayName: 'kubectl', roots: ['<rootDir>/test'], testMatch: ['**/*.kubectl-spec.ts'], ...servers },
     // pages tested the way people see them, in Debian's Chromium (`apt-get install chromium`)
     { ...common, displayName: 'browser', roots: ['<rootDir>/test'], testMatch: ['**/*.browser-spec.ts'], ...servers },
   ],

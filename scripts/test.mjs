@@ -15,10 +15,13 @@ if (existsSync(out)) rmSync(out);
 const serversConfigured = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const browserInstalled = existsSync(chromium);
+const onPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
+const kubectlInstalled = onPath('kubectl') && onPath('openssl');
 const projects = [
   'unit',
   ...(serversConfigured ? ['integration'] : []),
   'e2e',
+  ...(kubectlInstalled ? ['kubectl'] : []),
   ...(browserInstalled ? ['browser'] : []),
 ];
 // --forceExit: a suite that leaves a socket or timer behind must not keep CI waiting after the
@@ -56,7 +59,10 @@ const brokenSuites = report.numRuntimeErrorTestSuites ?? 0;
 const line = (t) => `${t.passed} passed, ${t.failed} failed${t.skipped ? `, ${t.skipped} skipped` : ''}`;
 const pg = serversConfigured ? line(tiers['postgres+redis']) : 'not configured (set DATABASE_URL and REDIS_URL)';
 const browser = browserInstalled ? 'ran' : `not installed (${chromium}; apt-get install chromium)`;
-console.log(`\nembedded: ${line(tiers.embedded)}; postgres+redis: ${pg}; browser tests: ${browser}`);
+const kubectl = kubectlInstalled ? 'ran' : 'not installed (apt-get install kubernetes-client openssl)';
+console.log(
+  `\nembedded: ${line(tiers.embedded)}; postgres+redis: ${pg}; kubectl tests: ${kubectl}; browser tests: ${browser}`,
+);
 const passed = tiers.embedded.passed + tiers['postgres+redis'].passed;
 const failed = tiers.embedded.failed + tiers['postgres+redis'].failed + brokenSuites;
 const skipped = tiers.embedded.skipped + tiers['postgres+redis'].skipped;
