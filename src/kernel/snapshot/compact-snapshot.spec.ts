@@ -34,6 +34,7 @@ function expectSame(snapshot: InventorySnapshot, ref: Reference, nodeNames: stri
     );
     expect(actual).toEqual(Object.fromEntries(Object.entries(requested).filter(([, v]) => v !== 0)));
   }
+  expect(snapshot.namespaces()).toEqual([...new Set(refPods.map((p) => p.namespace))].sort());
   expect(snapshot.pending().map(key).sort()).toEqual(
     refPods
       .filter((p) => p.nodeName === null)

@@ -88,9 +88,7 @@ export class InventorySnapshot {
 
   /** The namespaces that hold a pod, sorted (the Kubernetes API's namespace list). */
   namespaces(): string[] {
-    const names = new Set<string>();
-    for (const pod of this.pods.values()) names.add(pod.namespace);
-    return [...names].sort();
+    return this.pods.namespaceNames().sort();
   }
 
   /**

@@ -59,6 +59,11 @@ export class PodStore {
     this.grow(0);
   }
 
+  /** Namespaces that hold at least one stored pod (unsorted). */
+  namespaceNames(): string[] {
+    return [...this.index.keys()].map((id) => this.namespaces.name(id));
+  }
+
   slotOf(namespace: string, name: string): number | undefined {
     const id = this.namespaces.find(namespace);
     return id === undefined ? undefined : this.index.get(id)?.get(name);
