@@ -29,16 +29,16 @@ export interface CeilingResult {
   heapUsedMiB: number;
 }
 
-export function buildSnapshot(inv: GeneratedInventory): { snapshot: InventorySnapshot; mapMs: number; loadMs: number } {
-  const now = new Date();
-  let t = performance.now();
+/** The generated List through the importer's mapping, as the repositories would return it. */
+export function buildStoredInventory(
+  inv: GeneratedInventory,
+  now = new Date(),
+): { nodes: StoredNode[]; pods: StoredPod[] } {
   const mapped = mapManifests([{ apiVersion: 'v1', kind: 'List', items: inv.items }], now);
   if (mapped.errors.length)
     throw new Error(
       `the importer refused ${mapped.errors.length} generated objects, first: ${JSON.stringify(mapped.errors[0])}`,
     );
-  const mapMs = performance.now() - t;
-  t = performance.now();
   const nodes: StoredNode[] = mapped.nodes.map((n) => ({ ...n, resourceVersion: '1', createdAt: now, updatedAt: now }));
   const pods: StoredPod[] = mapped.pods.map((p) => ({
     ...p,
@@ -48,6 +48,14 @@ export function buildSnapshot(inv: GeneratedInventory): { snapshot: InventorySna
     createdAt: now,
     updatedAt: now,
   }));
+  return { nodes, pods };
+}
+
+export function buildSnapshot(inv: GeneratedInventory): { snapshot: InventorySnapshot; mapMs: number; loadMs: number } {
+  let t = performance.now();
+  const { nodes, pods } = buildStoredInventory(inv);
+  const mapMs = performance.now() - t;
+  t = performance.now();
   const snapshot = new InventorySnapshot();
   snapshot.load(nodes, pods);
   snapshot.schedulingNodes();

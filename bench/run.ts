@@ -13,8 +13,9 @@ import { measureCeiling } from './ceiling';
 import { chunkList, generateInventory, type GeneratedInventory } from './generate-inventory';
 import { http, listAll } from './lib/http';
 import { runLoad, type LoadRequest } from './lib/load';
+import { runOpenLoop } from './lib/open-loop';
 import { load, machineInfo, versions } from './lib/machine';
-import { REPO_ROOT, Service, sleep } from './lib/service';
+import { compileService, REPO_ROOT, Service, sleep } from './lib/service';
 import { summarize } from './lib/stats';
 import { countDelayedJobs, createStorage, type ModeName, type Storage } from './lib/storage';
 import { evaluateTargets, renderReport, type Figure, type ModeResult, type Results } from './report';
@@ -40,6 +41,9 @@ interface Settings {
   chunkSize: number;
   drainSeconds: number;
   ceilingSec: number;
+  /** The open-loop run: requests per second and seconds. */
+  openRate: number;
+  openDurationSec: number;
   postgresUrl: string;
   redisUrl: string;
   profile: boolean;
@@ -47,6 +51,8 @@ interface Settings {
   serviceDir?: string;
   /** Extra settings for the service (`--service-env K=V`, repeatable): for experiments; recorded in the report. */
   serviceEnv: Record<string, string>;
+  /** Run src/main.ts through swc (the development entry) instead of the compiled service. */
+  fromSource: boolean;
 }
 
 function parseArgs(argv: string[]): Settings {
@@ -83,9 +89,12 @@ function parseArgs(argv: string[]): Settings {
     chunkSize: num('chunk', 10_000),
     drainSeconds: num('drain-seconds', quick ? 5 : 30),
     ceilingSec: quick ? 2 : 10,
+    openRate: num('rate', quick ? 200 : 1000),
+    openDurationSec: num('open-duration', quick ? 5 : 60),
     postgresUrl: get('postgres') ?? pgBase,
     redisUrl: get('redis') ?? process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
     profile: has('profile'),
+    fromSource: has('from-source'),
     serviceDir: get('service-dir'),
     serviceEnv: Object.fromEntries(
       argv.flatMap((a, i) =>
@@ -104,6 +113,8 @@ const notAvailable = (what: string, status: number): Figure => ({
 });
 
 let current: { service?: Service; storage?: Storage } = {};
+/** dist/main.js of the compiled service (undefined: --from-source). */
+let serviceEntry: string | undefined;
 
 async function main(): Promise<number> {
   const settings = parseArgs(process.argv.slice(2));
@@ -133,6 +144,15 @@ async function main(): Promise<number> {
   log(
     `machine: ${results.machine.nproc} CPUs, load ${results.machine.loadAverage.join('/')}; node ${results.versions.node}, PostgreSQL ${results.versions.postgresql}, Redis ${results.versions.redis}`,
   );
+
+  let entry: string | undefined;
+  if (!settings.fromSource) {
+    const built = compileService(settings.serviceDir ?? REPO_ROOT);
+    entry = built.entry;
+    results.versions.entry = `compiled (tsconfig.build.json → ${entry}, ${Math.round(built.ms / 1000)} s${built.note ? `; ${built.note}` : ''})`;
+    log(`compiled the service in ${Math.round(built.ms / 1000)} s: ${entry}${built.note ? ` (${built.note})` : ''}`);
+  } else results.versions.entry = 'src/main.ts through @swc-node/register (--from-source)';
+  serviceEntry = entry;
 
   log(`generating ${settings.nodes} nodes, ${settings.pods} pods (seed ${settings.seed})`);
   let inv = generateInventory({
@@ -193,7 +213,7 @@ async function main(): Promise<number> {
     results.ceiling = fail(e);
   }
 
-  results.targets = evaluateTargets(results.modes);
+  results.targets = evaluateTargets(results.modes, results.ceiling as Figure | undefined);
   results.machine.loadAverageEnd = load();
   results.finishedAt = new Date().toISOString();
   results.durationSec = (Date.now() - started) / 1000;
@@ -247,8 +267,11 @@ async function runMode(
   }
   result.storage = storage.describe;
   current = { storage };
-  const profileArgs = (tag: string) =>
-    s.profile
+  // --expose-gc + BENCH_OPS_ROUTES: the live heap after a forced full collection (POST /ops/heap) and
+  // the GC pauses inside the open-loop window (GET /ops/gc-pauses). Neither changes how V8 collects.
+  const profileArgs = (tag: string) => [
+    '--expose-gc',
+    ...(s.profile
       ? [
           '--cpu-prof',
           '--cpu-prof-dir',
@@ -256,13 +279,16 @@ async function runMode(
           '--cpu-prof-name',
           `${mode}-${tag}-${Date.now()}.cpuprofile`,
         ]
-      : [];
+      : []),
+  ];
+  const env = { BENCH_OPS_ROUTES: 'true', ...s.serviceEnv, ...storage.env };
   let service: Service | undefined;
   try {
     // 1. Cold start on empty storage, then the import.
     const cold = await Service.start({
       cwd: s.serviceDir,
-      env: { ...s.serviceEnv, ...storage.env },
+      entry: serviceEntry,
+      env,
       logLevel: 'warn',
       nodeArgs: profileArgs('import'),
     });
@@ -282,8 +308,10 @@ async function runMode(
     // measurements.
     const restarted = await Service.start({
       cwd: s.serviceDir,
-      env: { ...s.serviceEnv, ...storage.env },
+      entry: serviceEntry,
+      env,
       logLevel: 'info',
+      nodeArgs: profileArgs('startup').slice(0, 1),
     });
     service = current.service = restarted.service;
     const loaded = service.logLine('snapshot loaded');
@@ -300,7 +328,8 @@ async function runMode(
       await service.stop();
       const warm = await Service.start({
         cwd: s.serviceDir,
-        env: { ...s.serviceEnv, ...storage.env },
+        entry: serviceEntry,
+        env,
         logLevel: 'warn',
         nodeArgs: profileArgs('serve'),
       });
@@ -310,6 +339,7 @@ async function runMode(
     result.startup = startup;
     result.loadAverage.startup = load();
     const rssIdle = service.memory();
+    result.heapIdle = await measureHeap(service);
     log(
       `${mode}: start-up ${Math.round(restarted.readyMs)} ms (snapshot loaded ${loaded?.ms ?? '?'} ms, ${loaded?.nodes ?? '?'} nodes, ${loaded?.pods ?? '?'} pods), RSS ${Math.round(rssIdle.rssMiB)} MiB`,
     );
@@ -334,14 +364,26 @@ async function runMode(
     result.loadAverage.feasibleGraphql = load();
     log(`${mode}: feasible-nodes GraphQL ${describeLoad(result.feasibleGraphql)}`);
     await settle(service);
+    result.openLoop = alive(await measureOpenLoop(service, s, cases));
+    result.loadAverage.openLoop = load();
+    log(`${mode}: open loop ${describeOpenLoop(result.openLoop)}`);
+    await settle(service);
     result.taintImpact = alive(await measureTaintImpact(service, s, inv, 1));
+    await settle(service);
+    result.taintImpactSummary = alive(await measureTaintImpact(service, s, inv, 1, { summary: true }));
     if (!s.quick) await settle(service);
     result.taintImpactC16 = s.quick
       ? { status: 'skipped', note: 'not in --quick' }
       : await measureTaintImpact(service, s, inv, s.connections);
     result.loadAverage.taintImpact = load();
-    log(`${mode}: taint-impact ${describeLoad(result.taintImpact)} | c16 ${describeLoad(result.taintImpactC16)}`);
+    log(
+      `${mode}: taint-impact ${describeLoad(result.taintImpact)} | c16 ${describeLoad(result.taintImpactC16)} | summary ${describeLoad(result.taintImpactSummary)}`,
+    );
     const afterReads = service.memory();
+    result.heap = await measureHeap(service);
+    log(
+      `${mode}: heap after a full collection ${result.heap.status === 'ok' ? `${Math.round(result.heap.usedMiB)} MiB, the collection took ${Math.round(result.heap.gcMs)} ms` : result.heap.note}`,
+    );
     result.memory = {
       status: 'ok',
       rssMiB: afterReads.rssMiB,
@@ -377,6 +419,12 @@ async function runMode(
     current = {};
   }
   return result;
+}
+
+function describeOpenLoop(f: Figure): string {
+  if (f.status !== 'ok') return `${f.status}${f.note ? ` (${f.note})` : ''}`;
+  const l = f.latencyMs;
+  return `${Math.round(f.achievedRate)}/${f.ratePerSec} req/s: p50 ${l.p50.toFixed(1)} p99 ${l.p99.toFixed(1)} p99.9 ${l.p999.toFixed(1)} max ${l.max.toFixed(1)} ms; ${f.errors} errors, ${f.non2xx} non-2xx; GC longest ${f.gc?.longestMs?.toFixed(1) ?? '?'} ms, ${f.gc?.over20ms ?? '?'} over 20 ms`;
 }
 
 function describeLoad(f: Figure): string {
@@ -615,19 +663,97 @@ async function measureFeasibleGraphql(service: Service, s: Settings, cases: PodC
   }
 }
 
+/**
+ * The open loop (lib/open-loop.ts): the inline pods of the mix round-robin, each request distinct, at a
+ * fixed rate; then the service's GC pauses inside the window (GET /ops/gc-pauses).
+ */
+async function measureOpenLoop(service: Service, s: Settings, cases: PodCase[]): Promise<Figure> {
+  try {
+    const inline = cases.filter((c) => c.body.pod);
+    const body = (n: number) => distinctPodBody(inline[n % inline.length].body, `open-${n}`);
+    const cpuBefore = service.cpuSeconds();
+    const r = await runOpenLoop({
+      url: service.url,
+      path: '/v1/decisions/feasible-nodes',
+      body,
+      ratePerSec: s.openRate,
+      durationSec: s.openDurationSec,
+    });
+    const cpuMs = (service.cpuSeconds() - cpuBefore) * 1000;
+    const figure: Figure = {
+      status: 'ok',
+      ...r,
+      cases: inline.length,
+      serverCpuMsPerRequest: r.ok ? cpuMs / r.ok : undefined,
+    };
+    const pauses = await http(service.url, 'GET', `/ops/gc-pauses?since=${r.windowStart}`);
+    if (pauses.status === 200) {
+      const inside: Array<{ at: number; ms: number; kind: string }> = pauses.body.pauses.filter(
+        (p: { at: number }) => p.at <= r.windowEnd,
+      );
+      const longest = inside.reduce((m, p) => (p.ms > m.ms ? p : m), { at: 0, ms: 0, kind: '—' });
+      const byKind: Record<string, { count: number; totalMs: number; maxMs: number }> = {};
+      for (const p of inside) {
+        const k = (byKind[p.kind] ??= { count: 0, totalMs: 0, maxMs: 0 });
+        k.count++;
+        k.totalMs += p.ms;
+        k.maxMs = Math.max(k.maxMs, p.ms);
+      }
+      figure.gc = {
+        count: inside.length,
+        longestMs: longest.ms,
+        longestKind: longest.kind,
+        over20ms: inside.filter((p) => p.ms > 20).length,
+        totalMs: inside.reduce((t, p) => t + p.ms, 0),
+        byKind,
+      };
+    } else figure.gcNote = `GET /ops/gc-pauses answered ${pauses.status} (a service without the bench routes)`;
+    if (r.errors || r.non2xx)
+      figure.note = `${r.errors} errors, ${r.non2xx} non-2xx (${JSON.stringify(r.statusCodes)})`;
+    return figure;
+  } catch (e) {
+    return fail(e);
+  }
+}
+
+/** POST /ops/heap: a forced full collection (timed), then V8's heap statistics. */
+async function measureHeap(service: Service): Promise<Figure> {
+  try {
+    const answer = await http(service.url, 'POST', '/ops/heap');
+    if (answer.status !== 200) return notAvailable('POST /ops/heap', answer.status);
+    if (!answer.body.collected) return { status: 'not available', note: 'the service runs without --expose-gc' };
+    const h = answer.body.heap;
+    return {
+      status: 'ok',
+      gcMs: answer.body.gcMs,
+      usedMiB: h.used_heap_size / 2 ** 20,
+      totalMiB: h.total_heap_size / 2 ** 20,
+      externalMiB: h.external_memory / 2 ** 20,
+      rssMiB: service.memory().rssMiB,
+    };
+  } catch (e) {
+    return fail(e);
+  }
+}
+
 async function measureTaintImpact(
   service: Service,
   s: Settings,
   inv: GeneratedInventory,
   connections: number,
+  extra: Record<string, unknown> = {},
 ): Promise<Figure> {
   try {
-    const body = taintImpactBody();
+    const body = { ...taintImpactBody(), ...extra };
     const probe = await http(service.url, 'POST', '/v1/decisions/taint-impact', body);
     if (probe.status === 404) return notAvailable('POST /v1/decisions/taint-impact', 404);
-    if (probe.status !== 200) return { status: 'error', note: `answered ${probe.status}: ${probe.text.slice(0, 300)}` };
-    const evictions = probe.body.evictions?.length;
-    const tolerating = probe.body.tolerating?.length;
+    if (probe.status !== 200)
+      return extra.summary && probe.status === 400
+        ? notAvailable('taint-impact with summary: true', 400)
+        : { status: 'error', note: `answered ${probe.status}: ${probe.text.slice(0, 300)}` };
+    const counts = probe.body.counts;
+    const evictions = counts ? counts.evictNow + counts.evictAfter : probe.body.evictions?.length;
+    const tolerating = counts ? counts.tolerating : probe.body.tolerating?.length;
     const r = await runLoad({
       url: service.url,
       requests: [{ method: 'POST', path: '/v1/decisions/taint-impact', body: JSON.stringify(body) }],

@@ -23,7 +23,7 @@ export const FEASIBLE_LIMIT = 20;
  * answer cache (keyed by what the answer depends on) cannot recognise it, so every request is a full
  * decision: admission, validation, compilation and the pass over every node.
  */
-export function distinctPodBody(body: Record<string, any>, n: number): string {
+export function distinctPodBody(body: Record<string, any>, n: number | string): string {
   const tolerations = [
     ...(body.pod.tolerations ?? []),
     { key: `bench.taintwise.dev/request-${n}`, operator: 'Exists', effect: 'NoSchedule' },

@@ -56,6 +56,10 @@ export interface TaintImpactAnswer {
   schedulablePending: Array<{ pod: PodRef }>;
   /** Removals that match nothing on a node: kubectl would refuse the command; the what-if ignores them there. */
   warnings: string[];
+  /** Paged answers (`limit`): the token for the next page, absent on the last one. */
+  continue?: string;
+  /** Paged answers: evictions and tolerating pods after this page. */
+  remainingItemCount?: number;
 }
 
 export interface TolerationMatchAnswer {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { podSpecSchema, taintSchema, tolerationSchema } from '../kernel/http/input/body-schemas';
+import { MAX_TAINT_IMPACT_LIMIT } from './taint-impact-paging';
 
 /**
  * Structural shapes of the decision requests (API.md "Decisions"). As for the inventory: wrong types
@@ -24,6 +25,11 @@ export const taintImpactBodySchema = z.strictObject({
   labelSelector: z.string().max(4096).optional(),
   all: z.boolean().optional(),
   at: z.iso.datetime({ offset: true }).optional(),
+  /** The counts form (taint-impact-summary.ts) instead of the lists. */
+  summary: z.boolean().optional(),
+  /** Pages over evictions then tolerating pods (taint-impact-paging.ts). */
+  limit: z.number().int().min(1).max(MAX_TAINT_IMPACT_LIMIT).optional(),
+  continue: z.string().min(1).max(4096).optional(),
 });
 
 export const tolerationMatchBodySchema = z.strictObject({

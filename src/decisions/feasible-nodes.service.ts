@@ -24,6 +24,7 @@ import { DEFAULT_FEASIBLE_LIMIT, feasibleNodesBodySchema, type FeasibleNodesBody
 import { LRUCache } from 'lru-cache';
 import { exactlyOne, invalidRequest, matchOptionsOf, uniqueSorted } from './decision-requests';
 import { canonicalJson, canonicalJsonWithin } from './decision-cache';
+import { SecondSighting } from './second-sighting';
 
 /** A feasible-nodes answer as computed, and its JSON text once REST has needed it. */
 interface CachedDecision {
@@ -53,9 +54,11 @@ const MAX_REMEMBERED_BODY = 16_384;
  * on (the pod's tolerations, nodeSelector, affinity and requests after admission, the node a stored
  * pod is bound to, the candidate selection, the limit, redaction) plus the snapshot's `changeCount`,
  * so any change to the inventory makes every older entry unreachable (they age out of the LRU).
- * Identical questions between two changes are answered from the cache, REST with the JSON text
- * serialised once. Valid bodies are remembered too (parsed, validated, admitted, compiled), so a
- * repeated body skips that work; only successes are remembered: errors are recomputed every time.
+ * Identical questions between two changes are answered from the cache from their third asking on
+ * (an answer is remembered when its question is seen the second time: second-sighting.ts), REST with
+ * the JSON text serialised once. Valid bodies are remembered too (parsed, validated, admitted,
+ * compiled), so a repeated body skips that work; only successes are remembered: errors are
+ * recomputed every time.
  */
 @Injectable()
 export class FeasibleNodesService {
@@ -66,6 +69,9 @@ export class FeasibleNodesService {
     sizeCalculation: (d) => d.answer.nodes.length + 1,
   });
   private readonly questions = new LRUCache<string, FeasibleNodesQuestion>({ max: 2 * DECISION_CACHE_ENTRIES });
+  /** Only questions asked before are remembered (second-sighting.ts): a one-off answer dies young. */
+  private readonly askedAnswers = new SecondSighting();
+  private readonly askedBodies = new SecondSighting();
   private readonly matchOptions: MatchOptions;
   /** Reused by every decision of this service (decisions never yield mid-way). */
   private readonly scratch = new FeasibleNodesScratch();
@@ -122,7 +128,7 @@ export class FeasibleNodesService {
     const compiled = inline?.compiled ?? compilePod(stored!.pod, this.matchOptions);
     const decision = decideFeasibleNodes(compiled, table, { redactTaints, limit, candidates, scratch: this.scratch });
     const answer: CachedDecision = { answer: presentFeasibleNodes(decision) };
-    this.decisionCache.set(key, answer);
+    if (this.askedAnswers.seenBefore(key)) this.decisionCache.set(key, answer);
     return answer;
   }
 
@@ -153,7 +159,7 @@ export class FeasibleNodesService {
         inline: { compiled: compilePod(pod, this.matchOptions), key: canonicalJson([schedulingInputs(pod), null]) },
       };
     }
-    if (remember) {
+    if (remember && this.askedBodies.seenBefore(bodyKey)) {
       this.questions.set(bodyKey, question);
       this.questions.set(asSent!, question);
     }

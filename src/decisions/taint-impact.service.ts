@@ -16,9 +16,11 @@ import type { InventorySnapshot } from '../kernel/snapshot/inventory-snapshot';
 import { SnapshotService } from '../kernel/snapshot/snapshot.service';
 import type { Clock } from '../kernel/timers/clock';
 import type { PodRef, TaintImpactAnswer } from './decision-answers';
-import { taintImpactBodySchema } from './decision-bodies';
+import { taintImpactBodySchema, type TaintImpactBody } from './decision-bodies';
 import { matchOptionsOf } from './decision-requests';
 import { groupPendingPods, pendingImpact, type PendingGroup } from './pending-impact';
+import { decodeTaintImpactCursor, pageTaintImpact } from './taint-impact-paging';
+import { summarizeTaintImpact, type TaintImpactSummary } from './taint-impact-summary';
 
 /**
  * POST /v1/decisions/taint-impact: what a taint change would do to bound and pending pods, answered from
@@ -46,6 +48,85 @@ export class TaintImpactService {
    */
   taintImpact(body: unknown): TaintImpactAnswer {
     const input = parseBody(taintImpactBodySchema, body, 'taint-impact request');
+    if (input.summary) {
+      throw new AppError('BadRequest', '"summary": true answers with counts (taintImpactSummary), not the lists', [
+        {
+          field: 'summary',
+          type: 'Invalid value',
+          message: 'Invalid value: true: the lists and the summary are separate answers',
+        },
+      ]);
+    }
+    const cursor = input.continue !== undefined ? decodeTaintImpactCursor(input.continue) : undefined;
+    if (cursor && input.limit === undefined) throw continueNeedsLimit();
+    const impact = this.computeTaintImpact(input, cursor?.at);
+    const present = (e: (typeof impact.evictions)[number]) => ({
+      pod: refOf(e.pod.ref),
+      node: e.node,
+      action: e.action,
+      afterSeconds: e.afterSeconds,
+      evictAt: e.evictAt,
+    });
+    const presentTolerating = (t: (typeof impact.tolerating)[number]) => ({ pod: refOf(t.pod.ref), node: t.node });
+    const pendingLists = {
+      unschedulablePending: impact.pending.lost.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
+      schedulablePending: impact.pending.gained.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
+    };
+    if (input.limit === undefined) {
+      return {
+        at: impact.at,
+        evictions: impact.evictions.map(present),
+        tolerating: impact.tolerating.map(presentTolerating),
+        ...pendingLists,
+        warnings: impact.warnings,
+      };
+    }
+    // Paged: pending pods and warnings come with the first page only; every page keeps the first one's `at`.
+    const page = pageTaintImpact(
+      impact.evictions,
+      impact.tolerating,
+      input.limit,
+      impact.at,
+      cursor,
+      (e) => e.pod.ref,
+      (t) => t.pod.ref,
+    );
+    return {
+      at: impact.at,
+      evictions: page.evictions.map(present),
+      tolerating: page.tolerating.map(presentTolerating),
+      ...(cursor
+        ? { unschedulablePending: [], schedulablePending: [], warnings: [] }
+        : { ...pendingLists, warnings: impact.warnings }),
+      ...(page.continue !== undefined ? { continue: page.continue } : {}),
+      remainingItemCount: page.remainingItemCount,
+    };
+  }
+
+  /** taint-impact's counts form (`summary: true`): per node, per action and per workload, earliest/latest evictAt. */
+  taintImpactSummary(body: unknown): TaintImpactSummary {
+    const input = parseBody(taintImpactBodySchema, body, 'taint-impact request');
+    if (input.limit !== undefined || input.continue !== undefined) {
+      throw new AppError('BadRequest', 'the summary is one answer: "limit" and "continue" page the lists only', [
+        {
+          field: input.limit !== undefined ? 'limit' : 'continue',
+          type: 'Invalid value',
+          message: 'Invalid value: not with "summary": true',
+        },
+      ]);
+    }
+    const impact = this.computeTaintImpact(input);
+    return summarizeTaintImpact(
+      impact.at,
+      impact.evictions.map((e) => ({ pod: e.pod.ref, node: e.node, action: e.action, evictAt: e.evictAt })),
+      impact.tolerating.map((t) => ({ pod: t.pod.ref, node: t.node })),
+      { unschedulable: impact.pending.lost.length, schedulable: impact.pending.gained.length },
+      impact.warnings,
+    );
+  }
+
+  /** The what-if itself, shared by the lists, their pages and the summary. */
+  private computeTaintImpact(input: TaintImpactBody, pinnedAt?: Date) {
     const targets = [input.nodes !== undefined, input.labelSelector !== undefined, input.all === true].filter(
       Boolean,
     ).length;
@@ -59,7 +140,7 @@ export class TaintImpactService {
       ]);
     }
     const changes = parseTaintSpecs(input.taints);
-    const at = input.at !== undefined ? new Date(input.at) : this.clock.now();
+    const at = pinnedAt ?? (input.at !== undefined ? new Date(input.at) : this.clock.now());
     const snapshot = this.snapshots.snapshot;
     const targetNodes = this.candidateNodes(snapshot, input.nodes, input.all ? undefined : input.labelSelector);
 
@@ -95,20 +176,7 @@ export class TaintImpactService {
 
     const partition = partitionTaintImpact(bound, at, this.matchOptions);
     const pending = pendingImpact(this.pendingGroupsOf(snapshot), snapshot.schedulingNodes(), before, after);
-    return {
-      at,
-      evictions: partition.evictions.map((e) => ({
-        pod: refOf(e.pod.ref),
-        node: e.node,
-        action: e.action,
-        afterSeconds: e.afterSeconds,
-        evictAt: e.evictAt,
-      })),
-      tolerating: partition.tolerating.map((t) => ({ pod: refOf(t.pod.ref), node: t.node })),
-      unschedulablePending: pending.lost.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
-      schedulablePending: pending.gained.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
-      warnings,
-    };
+    return { at, evictions: partition.evictions, tolerating: partition.tolerating, pending, warnings };
   }
 
   /** All nodes, the named ones (404 listing the unknown names), or those the label selector picks; by name. */
@@ -154,6 +222,12 @@ function taintInterner(): (taints: readonly Taint[]) => readonly Taint[] {
       shared.set(signature, (list = taints.map((t) => ({ key: t.key, value: t.value ?? '', effect: t.effect }))));
     return list;
   };
+}
+
+function continueNeedsLimit(): AppError {
+  return new AppError('BadRequest', '"continue" goes with "limit": pass the same limit as the previous page', [
+    { field: 'limit', type: 'Required value', message: 'Required value: with "continue"' },
+  ]);
 }
 
 function refOf(pod: { namespace: string; name: string }): PodRef {

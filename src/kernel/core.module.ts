@@ -65,7 +65,7 @@ export class CoreModule {
       global: true,
       providers: [
         { provide: APP_CONFIG, useValue: config },
-        { provide: Metrics, useValue: new Metrics() },
+        { provide: Metrics, useValue: new Metrics({ gcPauses: config.METRICS_GC_PAUSES }) },
         { provide: ApiKeys, useValue: new ApiKeys(config.API_KEYS) },
         { provide: CLOCK, useValue: systemClock },
         { provide: REPLICA_ID, useValue: randomUUID() },

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { BenchOpsController } from './bench-ops.controller';
 import { OpsController } from './ops.controller';
 
-@Module({ controllers: [OpsController] })
+@Module({ controllers: [OpsController, BenchOpsController] })
 export class OpsModule {}

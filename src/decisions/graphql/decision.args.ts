@@ -3,6 +3,7 @@ import { PodSpecInput } from '../../kernel/graphql/models/pod-spec.input';
 import { TaintInput, TolerationInput } from '../../kernel/graphql/models/taint.model';
 import { podSpecBody, taintBody, tolerationBody } from '../../kernel/graphql/models/to-rest-body';
 import { DEFAULT_FEASIBLE_LIMIT, MAX_FEASIBLE_LIMIT } from '../decision-bodies';
+import { MAX_TAINT_IMPACT_LIMIT } from '../taint-impact-paging';
 import { PodRefModel } from './pod-ref.model';
 
 /** GraphQL arguments of the decision queries, and their REST body shapes (one parser, one set of validators). */
@@ -39,6 +40,21 @@ export class TaintImpactArgs {
   at?: Date | null;
 }
 
+/** The lists, paged: `limit` items (evictions, then tolerating pods), resumed with the previous page's `continue`. */
+@ArgsType()
+export class TaintImpactPageArgs extends TaintImpactArgs {
+  @Field(() => Int, {
+    nullable: true,
+    description: `Page the lists: at most this many evictions + tolerating pods (1..${MAX_TAINT_IMPACT_LIMIT})`,
+  })
+  limit?: number | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The `continue` of the previous page (same arguments and limit)',
+  })
+  continue?: string | null;
+}
+
 @ArgsType()
 export class TolerationMatchArgs {
   @Field(() => [TaintInput]) taints!: TaintInput[];
@@ -57,8 +73,12 @@ export function feasibleNodesBody(args: FeasibleNodesArgs): Record<string, unkno
   };
 }
 
-export function taintImpactBody(args: TaintImpactArgs): Record<string, unknown> {
+export function taintImpactBody(
+  args: TaintImpactArgs & Partial<Pick<TaintImpactPageArgs, 'limit' | 'continue'>>,
+): Record<string, unknown> {
   return {
+    ...(present(args.limit) ? { limit: args.limit } : {}),
+    ...(present(args.continue) ? { continue: args.continue } : {}),
     taints: args.taints,
     ...(present(args.nodes) ? { nodes: args.nodes } : {}),
     ...(present(args.labelSelector) ? { labelSelector: args.labelSelector } : {}),

@@ -10,12 +10,14 @@ import {
   feasibleNodesComplexity,
   TaintImpactArgs,
   taintImpactBody,
+  TaintImpactPageArgs,
   TolerationMatchArgs,
   tolerationMatchBody,
   tolerationMatchComplexity,
 } from './decision.args';
 import { FeasibleNodesDecisionModel } from './feasible-nodes.model';
 import { TaintImpactModel } from './taint-impact.model';
+import { TaintImpactSummaryModel } from './taint-impact-summary.model';
 import { TolerationMatchModel } from './toleration-match.model';
 
 /** The decision queries: GraphQL inputs become the REST bodies and go to the same service (viewer role). */
@@ -38,8 +40,16 @@ export class DecisionsResolver {
   @Query(() => TaintImpactModel, {
     description: 'What would these taints do, without applying them? (POST /v1/decisions/taint-impact)',
   })
-  taintImpact(@Args() args: TaintImpactArgs) {
+  taintImpact(@Args() args: TaintImpactPageArgs) {
     return this.impact.taintImpact(taintImpactBody(args));
+  }
+
+  @Query(() => TaintImpactSummaryModel, {
+    description:
+      'taintImpact as counts: per node, per action and per workload, earliest/latest evictAt (POST /v1/decisions/taint-impact with summary: true)',
+  })
+  taintImpactSummary(@Args() args: TaintImpactArgs) {
+    return this.impact.taintImpactSummary(taintImpactBody(args));
   }
 
   @Query(() => TolerationMatchModel, {

@@ -49,4 +49,11 @@ export class TaintImpactModel {
   schedulablePending!: PendingPodImpactModel[];
   @Field(() => [String], { description: 'Removals that match nothing on a node (ignored there; kubectl would refuse)' })
   warnings!: string[];
+  @Field(() => String, {
+    nullable: true,
+    description: 'With `limit`: the token for the next page (null on the last one)',
+  })
+  continue?: string;
+  @Field(() => Int, { nullable: true, description: 'With `limit`: evictions and tolerating pods after this page' })
+  remainingItemCount?: number;
 }

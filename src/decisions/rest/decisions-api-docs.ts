@@ -175,6 +175,21 @@ export const TAINT_IMPACT_BODY_SCHEMA = {
       format: 'date-time',
       description: 'The instant to evaluate at (default: now). Eviction deadlines follow SEMANTICS A.3.',
     },
+    summary: {
+      type: 'boolean',
+      description: 'Counts instead of lists: per node, per action, per workload, earliest/latest evictAt',
+    },
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 5000,
+      description: 'Page the lists: at most this many evictions + tolerating pods (evictions first)',
+    },
+    continue: {
+      type: 'string',
+      description:
+        "The `continue` of the previous page (with the same body and limit); the page keeps the first page's `at`",
+    },
   },
 };
 
@@ -220,6 +235,55 @@ export const TAINT_IMPACT_ANSWER_SCHEMA = {
       description: 'Pending pods that had no feasible node and would gain one',
     },
     warnings: { type: 'array', items: { type: 'string' } },
+    continue: { type: 'string', description: 'Paged answers: the token for the next page, absent on the last one' },
+    remainingItemCount: {
+      type: 'integer',
+      description: 'Paged answers: evictions and tolerating pods after this page',
+    },
+  },
+};
+
+const IMPACT_COUNTS = {
+  evictNow: { type: 'integer' },
+  evictAfter: { type: 'integer' },
+  tolerating: { type: 'integer' },
+  earliestEvictAt: { type: 'string', format: 'date-time', nullable: true },
+  latestEvictAt: { type: 'string', format: 'date-time', nullable: true },
+};
+
+export const TAINT_IMPACT_SUMMARY_SCHEMA = {
+  type: 'object',
+  required: ['at', 'counts', 'byNode', 'byWorkload', 'warnings'],
+  description: 'The answer to `summary: true`: the counts of the lists, without them',
+  properties: {
+    at: { type: 'string', format: 'date-time' },
+    counts: {
+      type: 'object',
+      properties: {
+        ...IMPACT_COUNTS,
+        unschedulablePending: { type: 'integer' },
+        schedulablePending: { type: 'integer' },
+      },
+    },
+    byNode: {
+      type: 'array',
+      description: 'Target nodes with a bound pod, by name',
+      items: { type: 'object', properties: { node: { type: 'string' }, ...IMPACT_COUNTS } },
+    },
+    byWorkload: {
+      type: 'array',
+      description: "By the pod's owner (kind, name); a pod without one counts as kind Pod under its own name",
+      items: {
+        type: 'object',
+        properties: {
+          namespace: { type: 'string' },
+          kind: { type: 'string' },
+          name: { type: 'string' },
+          ...IMPACT_COUNTS,
+        },
+      },
+    },
+    warnings: { type: 'array', items: { type: 'string' } },
   },
 };
 
@@ -228,6 +292,14 @@ export const TAINT_IMPACT_EXAMPLES = {
   pool: {
     summary: 'Dedicate a pool, evaluated at a given instant',
     value: { taints: ['dedicated=batch:NoSchedule'], labelSelector: 'pool=batch', at: '2026-01-01T12:00:00Z' },
+  },
+  summary: {
+    summary: 'Counts only, for a pool-wide drain',
+    value: { taints: ['maintenance=true:NoExecute'], labelSelector: 'pool=search', summary: true },
+  },
+  paged: {
+    summary: 'The lists 1,000 at a time',
+    value: { taints: ['maintenance=true:NoExecute'], labelSelector: 'pool=search', limit: 1000 },
   },
   removal: { summary: 'Remove a taint from every node', value: { taints: ['dedicated-'], all: true } },
 };

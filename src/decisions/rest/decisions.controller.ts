@@ -7,7 +7,7 @@ import { ApiProblems } from '../../kernel/http/api-docs';
 import { FeasibleNodesService } from '../feasible-nodes.service';
 import { TaintImpactService } from '../taint-impact.service';
 import { TolerationMatchService } from '../toleration-match.service';
-import { presentTaintImpact } from './present-taint-impact';
+import { presentTaintImpact, presentTaintImpactSummary } from './present-taint-impact';
 import {
   FEASIBLE_NODES_ANSWER_EXAMPLE,
   FEASIBLE_NODES_ANSWER_SCHEMA,
@@ -17,6 +17,7 @@ import {
   TAINT_IMPACT_ANSWER_SCHEMA,
   TAINT_IMPACT_BODY_SCHEMA,
   TAINT_IMPACT_EXAMPLES,
+  TAINT_IMPACT_SUMMARY_SCHEMA,
   TOLERATION_MATCH_ANSWER_EXAMPLE,
   TOLERATION_MATCH_ANSWER_SCHEMA,
   TOLERATION_MATCH_BODY_SCHEMA,
@@ -63,15 +64,23 @@ export class DecisionsController {
   @ApiOperation({
     summary: 'What would these taints do, before applying them?',
     description:
-      'Applies the `kubectl taint --overwrite` changes in memory at `at` (default now), then the NoExecute eviction rule (SEMANTICS A.3) to the pods bound to the target nodes, and the scheduling filters to the pending pods. Writes nothing.',
+      'Applies the `kubectl taint --overwrite` changes in memory at `at` (default now), then the NoExecute eviction rule (SEMANTICS A.3) to the pods bound to the target nodes, and the scheduling filters to the pending pods. Writes nothing. ' +
+      "`summary: true` answers with counts instead of lists (per node, per action, per workload; earliest and latest evictAt). `limit` pages the lists (evictions, then tolerating pods); pass the answer's `continue` with the same body for the next page.",
   })
   @ApiBody({ schema: TAINT_IMPACT_BODY_SCHEMA, examples: TAINT_IMPACT_EXAMPLES })
   @ApiOkResponse({
-    description: 'Evictions, tolerating pods, and pending pods that lose or gain a place',
-    content: { 'application/json': { schema: TAINT_IMPACT_ANSWER_SCHEMA, example: TAINT_IMPACT_ANSWER_EXAMPLE } },
+    description:
+      'Evictions, tolerating pods, and pending pods that lose or gain a place (or, with `summary: true`, their counts)',
+    content: {
+      'application/json': {
+        schema: { oneOf: [TAINT_IMPACT_ANSWER_SCHEMA, TAINT_IMPACT_SUMMARY_SCHEMA] },
+        example: TAINT_IMPACT_ANSWER_EXAMPLE,
+      },
+    },
   })
   @ApiProblems(400, 404)
   taintImpact(@Body() body: unknown) {
+    if (isSummaryRequest(body)) return presentTaintImpactSummary(this.impact.taintImpactSummary(body));
     return presentTaintImpact(this.impact.taintImpact(body));
   }
 
@@ -93,4 +102,9 @@ export class DecisionsController {
   tolerationMatch(@Body() body: unknown) {
     return this.matching.tolerationMatch(body);
   }
+}
+
+/** `summary: true` picks the counts form; everything else about the body is the service's to check. */
+function isSummaryRequest(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { summary?: unknown }).summary === true;
 }

@@ -1,4 +1,5 @@
 import type { TaintImpactAnswer } from '../decision-answers';
+import type { TaintImpactSummary } from '../taint-impact-summary';
 
 /**
  * The taint-impact answer as REST JSON: times as RFC 3339 strings, formatted once per distinct instant.
@@ -23,5 +24,22 @@ export function presentTaintImpact(answer: TaintImpactAnswer) {
       afterSeconds: e.afterSeconds,
       evictAt: iso(e.evictAt),
     })),
+  };
+}
+
+/** The summary form as REST JSON: the same RFC 3339 times, null where no eviction was counted. */
+export function presentTaintImpactSummary(summary: TaintImpactSummary) {
+  const iso = (date: Date | null) => (date === null ? null : date.toISOString());
+  const times = <T extends { earliestEvictAt: Date | null; latestEvictAt: Date | null }>(c: T) => ({
+    ...c,
+    earliestEvictAt: iso(c.earliestEvictAt),
+    latestEvictAt: iso(c.latestEvictAt),
+  });
+  return {
+    at: iso(summary.at),
+    counts: times(summary.counts),
+    byNode: summary.byNode.map(times),
+    byWorkload: summary.byWorkload.map(times),
+    warnings: summary.warnings,
   };
 }

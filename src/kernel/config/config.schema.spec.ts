@@ -48,3 +48,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`${names}:`));
   });
 });
+
+describe('observability settings', () => {
+  it('records GC pauses by default and keeps the bench routes off', () => {
+    const config = loadConfig({});
+    expect(config.METRICS_GC_PAUSES).toBe(true);
+    expect(config.BENCH_OPS_ROUTES).toBe(false);
+  });
+
+  it('refuses the bench routes in production', () => {
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', API_KEYS: `a:admin:${'0'.repeat(64)}`, BENCH_OPS_ROUTES: 'true' }),
+    ).toThrow(/BENCH_OPS_ROUTES: a bench-only setting/);
+  });
+});

@@ -76,6 +76,14 @@ export const configSchema = z.object({
   /** BullMQ jobs a replica holds at once: the eviction worker runs them in batches of up to 500 per transaction. */
   EVICTION_WORKER_CONCURRENCY: int(500, 1, 5000),
   SHUTDOWN_TIMEOUT_MS: int(10000, 0),
+  // Observability.
+  /** Every GC pause into taintwise_gc_pause_seconds and taintwise_gc_pause_max_seconds on /metrics. */
+  METRICS_GC_PAUSES: bool(true),
+  /**
+   * Bench only: GET /ops/gc-pauses (the recent pauses) and POST /ops/heap (a forced full collection when
+   * node runs with --expose-gc, then V8's heap statistics). Refused with NODE_ENV=production.
+   */
+  BENCH_OPS_ROUTES: bool(false),
 });
 
 export type AppConfig = z.infer<typeof configSchema>;
@@ -93,6 +101,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (config.NODE_ENV === 'production' && config.API_KEYS.length === 0) {
     throw new ConfigError(
       'Invalid configuration:\n  API_KEYS: required when NODE_ENV=production (the service refuses to run open)',
+    );
+  }
+  if (config.NODE_ENV === 'production' && config.BENCH_OPS_ROUTES) {
+    throw new ConfigError(
+      'Invalid configuration:\n  BENCH_OPS_ROUTES: a bench-only setting, refused when NODE_ENV=production',
     );
   }
   return config;

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { GcPauses } from './gc-pauses';
 
 /**
  * The process's Prometheus registry and the metrics the issues ask for. A fresh registry per app
@@ -42,8 +43,16 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor() {
+  /** Every GC pause (METRICS_GC_PAUSES, on by default): `taintwise_gc_pause_seconds`. */
+  readonly gcPauses?: GcPauses;
+
+  constructor(options: { gcPauses?: boolean } = {}) {
     collectDefaultMetrics({ register: this.registry, prefix: 'taintwise_' });
+    if (options.gcPauses) this.gcPauses = new GcPauses(this.registry);
     for (const result of ['hit', 'miss'] as const) this.decisionCache.inc({ result }, 0);
+  }
+
+  onApplicationShutdown(): void {
+    this.gcPauses?.close();
   }
 }

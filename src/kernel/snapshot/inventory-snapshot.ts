@@ -2,22 +2,25 @@ import { toResourceVector } from '../../domain/resources/quantity';
 import { schedulingSignature } from '../../domain/tolerations/taint-to-string';
 import { attachNodeTable, type NodeTable } from '../../domain/scheduling/node-table';
 import type { ResourceVector, SchedulingNode, Taint } from '../../domain/types';
-import { isActivePhase, podKey, type StoredNode, type StoredPod } from '../model/stored-objects';
+import { isActivePhase, type StoredNode, type StoredPod } from '../model/stored-objects';
+import { PodStore } from './pod-store';
 import { SchedulingView } from './scheduling-view';
 
 /**
  * The in-memory, indexed copy of the inventory that decisions read (ARCHITECTURE.md principle 4, like
  * kube-scheduler's cache): nodes sorted by name, their scheduling view with interned taint lists
  * (identical taint sets share one array, so the filter evaluates each distinct set once per
- * request), bound pods per node with the resources they request, and pending pods; and the same
+ * request), bound pods per node with the resources they request, and pending pods (in columns:
+ * pod-store.ts, so the collector does not trace an object graph per pod); and the same
  * nodes as a scheduling table (`schedulingTable()`, scheduling-view.ts) for feasible-nodes.
  * Updated after this replica's commits and from other replicas' change notifications.
  */
 export class InventorySnapshot {
   private readonly nodes = new Map<string, SnapshotNode>();
-  private readonly pods = new Map<string, StoredPod>();
-  private readonly podsByNode = new Map<string, Map<string, StoredPod>>();
-  private readonly pendingPods = new Map<string, StoredPod>();
+  private readonly pods = new PodStore();
+  /** Slots in `pods` of the active pods bound to each node, and of the pending ones. */
+  private readonly podsByNode = new Map<string, Set<number>>();
+  private readonly pendingPods = new Set<number>();
   private readonly internedTaints = new Map<string, readonly Taint[]>();
   private sorted: SchedulingNode[] | undefined;
   private version = 0;
@@ -64,28 +67,28 @@ export class InventorySnapshot {
   }
 
   upsertPod(pod: StoredPod): void {
-    this.deletePod(podKey(pod.namespace, pod.name));
+    this.deletePod(pod.namespace, pod.name);
     this.insertPod(pod);
     this.touch(false);
   }
 
   removePod(namespace: string, name: string): void {
-    if (this.deletePod(podKey(namespace, name))) this.touch(false);
+    if (this.deletePod(namespace, name)) this.touch(false);
   }
 
   node(name: string): StoredNode | undefined {
     return this.nodes.get(name)?.stored;
   }
 
+  /** The active pod, materialised from the columns (a new object each call; nested values are shared: read only). */
   pod(namespace: string, name: string): StoredPod | undefined {
-    return this.pods.get(podKey(namespace, name));
+    const slot = this.pods.slotOf(namespace, name);
+    return slot === undefined ? undefined : this.pods.get(slot);
   }
 
   /** The namespaces that hold a pod, sorted (the Kubernetes API's namespace list). */
   namespaces(): string[] {
-    const names = new Set<string>();
-    for (const pod of this.pods.values()) names.add(pod.namespace);
-    return [...names].sort();
+    return this.pods.namespaceNames().sort();
   }
 
   /**
@@ -116,12 +119,18 @@ export class InventorySnapshot {
 
   /** Active pods bound to a node. */
   podsOn(nodeName: string): readonly StoredPod[] {
-    return [...(this.podsByNode.get(nodeName)?.values() ?? [])];
+    const slots = this.podsByNode.get(nodeName);
+    if (!slots) return [];
+    const out: StoredPod[] = [];
+    for (const slot of slots) out.push(this.pods.get(slot));
+    return out;
   }
 
   /** Pending (unbound, active) pods. */
   pending(): readonly StoredPod[] {
-    return [...this.pendingPods.values()];
+    const out: StoredPod[] = [];
+    for (const slot of this.pendingPods) out.push(this.pods.get(slot));
+    return out;
   }
 
   allNodes(): IterableIterator<StoredNode> {
@@ -157,15 +166,14 @@ export class InventorySnapshot {
   /** Only active pods (Pending/Running) are kept: finished and evicted ones take no place anywhere. */
   private insertPod(pod: StoredPod): void {
     if (!isActivePhase(pod.phase)) return;
-    const key = podKey(pod.namespace, pod.name);
-    this.pods.set(key, pod);
+    const slot = this.pods.add(pod);
     if (pod.nodeName === null) {
-      this.pendingPods.set(key, pod);
+      this.pendingPods.add(slot);
       return;
     }
     let onNode = this.podsByNode.get(pod.nodeName);
-    if (!onNode) this.podsByNode.set(pod.nodeName, (onNode = new Map()));
-    onNode.set(key, pod);
+    if (!onNode) this.podsByNode.set(pod.nodeName, (onNode = new Set()));
+    onNode.add(slot);
     const node = this.nodes.get(pod.nodeName);
     if (node) {
       addInto(node.scheduling.requested, pod.requests, 1);
@@ -173,19 +181,21 @@ export class InventorySnapshot {
     }
   }
 
-  private deletePod(key: string): boolean {
-    const pod = this.pods.get(key);
-    if (!pod) return false;
-    this.pods.delete(key);
-    this.pendingPods.delete(key);
-    if (pod.nodeName !== null) {
-      const onNode = this.podsByNode.get(pod.nodeName);
-      if (onNode?.delete(key)) {
-        if (onNode.size === 0) this.podsByNode.delete(pod.nodeName);
-        const node = this.nodes.get(pod.nodeName);
+  private deletePod(namespace: string, name: string): boolean {
+    const slot = this.pods.slotOf(namespace, name);
+    if (slot === undefined) return false;
+    const nodeName = this.pods.nodeName(slot);
+    const requests = this.pods.requestsOf(slot);
+    this.pods.remove(slot);
+    this.pendingPods.delete(slot);
+    if (nodeName !== null) {
+      const onNode = this.podsByNode.get(nodeName);
+      if (onNode?.delete(slot)) {
+        if (onNode.size === 0) this.podsByNode.delete(nodeName);
+        const node = this.nodes.get(nodeName);
         if (node) {
-          addInto(node.scheduling.requested, pod.requests, -1);
-          this.resourceChanges.add(pod.nodeName);
+          addInto(node.scheduling.requested, requests, -1);
+          this.resourceChanges.add(nodeName);
         }
       }
     }
@@ -195,7 +205,7 @@ export class InventorySnapshot {
   /** Requests of the pods already bound to a node that the snapshot did not know yet. */
   private requestedOn(nodeName: string): ResourceVector {
     const requested = emptyRequested();
-    for (const pod of this.podsByNode.get(nodeName)?.values() ?? []) addInto(requested, pod.requests, 1);
+    for (const slot of this.podsByNode.get(nodeName) ?? []) addInto(requested, this.pods.requestsOf(slot), 1);
     return requested;
   }
 

@@ -1,0 +1,114 @@
+import { buildStoredInventory } from '../../../bench/ceiling';
+import { generateInventory } from '../../../bench/generate-inventory';
+import { decideFeasibleNodes } from '../../domain/scheduling/feasible-nodes';
+import { isActivePhase, type StoredPod } from '../model/stored-objects';
+import { InventorySnapshot } from './inventory-snapshot';
+
+/**
+ * The snapshot keeps pods in columns (pod-store.ts). This compares it, on the bench's generated
+ * inventory, with the plain object model it replaced: every active pod as stored, the pods per node
+ * in the same order, the pending pods, each node's summed requests, and feasible-nodes answers;
+ * then again after a series of changes (rebinds, phase changes, deletes, new specs).
+ */
+type Reference = Map<string, StoredPod>;
+const key = (p: { namespace: string; name: string }) => `${p.namespace}/${p.name}`;
+
+function reference(pods: readonly StoredPod[]): Reference {
+  const ref: Reference = new Map();
+  for (const p of pods) if (isActivePhase(p.phase)) ref.set(key(p), p);
+  return ref;
+}
+
+function expectSame(snapshot: InventorySnapshot, ref: Reference, nodeNames: string[]): void {
+  expect(snapshot.podCount).toBe(ref.size);
+  for (const p of ref.values()) expect(snapshot.pod(p.namespace, p.name)).toEqual(p);
+  const refPods = [...ref.values()];
+  for (const node of nodeNames) {
+    const expected = refPods.filter((p) => p.nodeName === node);
+    expect(snapshot.podsOn(node).map(key).sort()).toEqual(expected.map(key).sort());
+    const requested: Record<string, number> = { pods: expected.length };
+    for (const p of expected)
+      for (const [r, v] of Object.entries(p.requests)) if (r !== 'pods') requested[r] = (requested[r] ?? 0) + v;
+    const actual = Object.fromEntries(
+      Object.entries(snapshot.schedulingNode(node)!.requested).filter(([, v]) => v !== 0),
+    );
+    expect(actual).toEqual(Object.fromEntries(Object.entries(requested).filter(([, v]) => v !== 0)));
+  }
+  expect(snapshot.namespaces()).toEqual([...new Set(refPods.map((p) => p.namespace))].sort());
+  expect(snapshot.pending().map(key).sort()).toEqual(
+    refPods
+      .filter((p) => p.nodeName === null)
+      .map(key)
+      .sort(),
+  );
+}
+
+describe('the compact snapshot against the object model, on the bench inventory', () => {
+  const inv = generateInventory({ nodes: 120, pods: 3000, seed: 7, drainSeconds: 30 });
+  const { nodes, pods } = buildStoredInventory(inv);
+  const nodeNames = nodes.map((n) => n.name);
+
+  it('holds every active pod as stored, per node and pending, with the same requested sums', () => {
+    const snapshot = new InventorySnapshot();
+    snapshot.load(nodes, pods);
+    expectSame(snapshot, reference(pods), nodeNames);
+  });
+
+  it('stays equal through rebinds, phase changes, deletes and pods with new specs', () => {
+    const snapshot = new InventorySnapshot();
+    snapshot.load(nodes, pods);
+    const ref = reference(pods);
+    const later = new Date('2031-02-03T04:05:06.789Z');
+    pods.forEach((p, i) => {
+      let next: StoredPod | undefined;
+      if (i % 7 === 0)
+        next = {
+          ...p,
+          nodeName: nodeNames[(i * 13) % nodeNames.length],
+          phase: 'Running',
+          boundAt: later,
+          resourceVersion: String(1000 + i),
+          updatedAt: later,
+        };
+      else if (i % 11 === 0) next = { ...p, phase: 'Succeeded', updatedAt: later };
+      else if (i % 13 === 0)
+        next = {
+          ...p,
+          nodeName: null,
+          phase: 'Pending',
+          boundAt: null,
+          tolerations: [{ key: `k${i}`, operator: 'Exists' }],
+          requests: { cpu: i, pods: 1 },
+        };
+      else if (i % 17 === 0) {
+        snapshot.removePod(p.namespace, p.name);
+        ref.delete(key(p));
+        return;
+      }
+      if (!next) return;
+      snapshot.upsertPod(next);
+      if (isActivePhase(next.phase)) ref.set(key(next), next);
+      else ref.delete(key(next));
+    });
+    for (let i = 0; i < 50; i++) {
+      const p: StoredPod = {
+        ...pods[i],
+        name: `new-${i}`,
+        uid: `uid-new-${i}`,
+        owner: { kind: 'Job', name: `job-${i % 3}` },
+        resourceVersion: i % 2 ? 'not-a-number' : '42',
+      };
+      snapshot.upsertPod(p);
+      if (isActivePhase(p.phase)) ref.set(key(p), p);
+    }
+    expectSame(snapshot, ref, nodeNames);
+
+    // A snapshot loaded from the same pods as objects answers feasible-nodes the same.
+    const fresh = new InventorySnapshot();
+    fresh.load(nodes, [...ref.values()]);
+    const pod = { spec: { tolerations: [], nodeSelector: {} }, requests: { cpu: 500, memory: 2 ** 30 } };
+    expect(decideFeasibleNodes(pod, snapshot.schedulingNodes(), { limit: 50 })).toEqual(
+      decideFeasibleNodes(pod, fresh.schedulingNodes(), { limit: 50 }),
+    );
+  });
+});

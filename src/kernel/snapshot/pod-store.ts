@@ -1,0 +1,231 @@
+import type { StoredPod } from '../model/stored-objects';
+
+/**
+ * The snapshot's active pods in columns instead of one object graph per pod (issue 16: a full
+ * collection traced ~15 objects per pod — the record, its strings, three Dates, the owner — 2 million
+ * at 150,000 pods). Per pod there are now two strings (name, uid) and numbers in typed arrays:
+ * namespaces, node names, owners and phases as ids into small tables; times as epoch milliseconds;
+ * tolerations, nodeSelector, affinity, resources and requests as ids into tables of distinct values
+ * (a workload's pods share one entry). `get` materialises a StoredPod on demand (young garbage).
+ *
+ * Distinct values are interned by identity first (the snapshot loader already shares parsed JSON),
+ * then by content, so a pod written again with an equal spec reuses its entry. Entries are never
+ * dropped: the tables grow with the distinct specs the process has seen, not with the pods.
+ */
+export class PodStore {
+  private capacity = 0;
+  private ns = new Int32Array(0);
+  private node = new Int32Array(0);
+  private phase = new Uint8Array(0);
+  private boundAt = new Float64Array(0);
+  private createdAt = new Float64Array(0);
+  private updatedAt = new Float64Array(0);
+  private priority = new Float64Array(0);
+  private hostNetwork = new Uint8Array(0);
+  private version = new Float64Array(0);
+  private owner = new Int32Array(0);
+  private tolerations = new Int32Array(0);
+  private nodeSelector = new Int32Array(0);
+  private affinity = new Int32Array(0);
+  private resources = new Int32Array(0);
+  private requests = new Int32Array(0);
+  private names: Array<string | undefined> = [];
+  private uids: string[] = [];
+  /** resourceVersions that are not plain integers (never from the database; kept exact anyway). */
+  private readonly oddVersions = new Map<number, string>();
+  private readonly free: number[] = [];
+  private used = 0;
+
+  private readonly namespaces = new Names();
+  private readonly nodes = new Names();
+  private readonly phases = new Names();
+  private readonly owners = new Values();
+  private readonly values = new Values();
+  /** namespace id → name → slot. The name keys are the column's own strings. */
+  private readonly index = new Map<number, Map<string, number>>();
+
+  get size(): number {
+    return this.used;
+  }
+
+  clear(): void {
+    this.index.clear();
+    this.free.length = 0;
+    this.names = [];
+    this.uids = [];
+    this.oddVersions.clear();
+    this.used = 0;
+    this.capacity = 0;
+    this.grow(0);
+  }
+
+  /** Namespaces that hold at least one stored pod (unsorted). */
+  namespaceNames(): string[] {
+    return [...this.index.keys()].map((id) => this.namespaces.name(id));
+  }
+
+  slotOf(namespace: string, name: string): number | undefined {
+    const id = this.namespaces.find(namespace);
+    return id === undefined ? undefined : this.index.get(id)?.get(name);
+  }
+
+  /** Stores the pod (which must not be stored already) and returns its slot. */
+  add(pod: StoredPod): number {
+    const slot = this.free.pop() ?? this.names.length;
+    if (slot >= this.capacity) this.grow(Math.max(1024, this.capacity * 2));
+    const nsId = this.namespaces.id(pod.namespace);
+    this.ns[slot] = nsId;
+    this.node[slot] = pod.nodeName === null ? -1 : this.nodes.id(pod.nodeName);
+    this.phase[slot] = this.phases.id(pod.phase);
+    this.boundAt[slot] = pod.boundAt === null ? NaN : pod.boundAt.getTime();
+    this.createdAt[slot] = pod.createdAt.getTime();
+    this.updatedAt[slot] = pod.updatedAt.getTime();
+    this.priority[slot] = pod.priority;
+    this.hostNetwork[slot] = pod.hostNetwork ? 1 : 0;
+    const rv = Number(pod.resourceVersion);
+    if (Number.isSafeInteger(rv) && String(rv) === pod.resourceVersion) this.version[slot] = rv;
+    else {
+      this.version[slot] = NaN;
+      this.oddVersions.set(slot, pod.resourceVersion);
+    }
+    this.owner[slot] = pod.owner === null ? -1 : this.owners.id(pod.owner, `${pod.owner.kind}\u0000${pod.owner.name}`);
+    this.tolerations[slot] = this.values.id(pod.tolerations);
+    this.nodeSelector[slot] = this.values.id(pod.nodeSelector);
+    this.affinity[slot] = pod.affinity === null ? -1 : this.values.id(pod.affinity);
+    this.resources[slot] = this.values.id(pod.resources);
+    this.requests[slot] = this.values.id(pod.requests);
+    this.names[slot] = pod.name;
+    this.uids[slot] = pod.uid;
+    let byName = this.index.get(nsId);
+    if (!byName) this.index.set(nsId, (byName = new Map()));
+    byName.set(pod.name, slot);
+    this.used++;
+    return slot;
+  }
+
+  remove(slot: number): void {
+    const name = this.names[slot];
+    if (name === undefined) return;
+    const byName = this.index.get(this.ns[slot])!;
+    byName.delete(name);
+    if (byName.size === 0) this.index.delete(this.ns[slot]);
+    this.names[slot] = undefined;
+    this.uids[slot] = '';
+    this.oddVersions.delete(slot);
+    this.free.push(slot);
+    this.used--;
+  }
+
+  /** The node a stored pod is bound to (null: pending). */
+  nodeName(slot: number): string | null {
+    const id = this.node[slot];
+    return id < 0 ? null : this.nodes.name(id);
+  }
+
+  /** The pod's requests vector (shared with the pods of equal requests: read only). */
+  requestsOf(slot: number): StoredPod['requests'] {
+    return this.values.value(this.requests[slot]) as StoredPod['requests'];
+  }
+
+  /** A StoredPod with the stored values. Nested objects are shared between pods: read only. */
+  get(slot: number): StoredPod {
+    const boundAt = this.boundAt[slot];
+    const owner = this.owner[slot];
+    const affinity = this.affinity[slot];
+    return {
+      namespace: this.namespaces.name(this.ns[slot]),
+      name: this.names[slot]!,
+      uid: this.uids[slot],
+      nodeName: this.nodeName(slot),
+      phase: this.phases.name(this.phase[slot]),
+      boundAt: Number.isNaN(boundAt) ? null : new Date(boundAt),
+      tolerations: this.values.value(this.tolerations[slot]) as StoredPod['tolerations'],
+      nodeSelector: this.values.value(this.nodeSelector[slot]) as StoredPod['nodeSelector'],
+      affinity: affinity < 0 ? null : (this.values.value(affinity) as StoredPod['affinity']),
+      priority: this.priority[slot],
+      owner: owner < 0 ? null : (this.owners.value(owner) as StoredPod['owner']),
+      resources: this.values.value(this.resources[slot]) as StoredPod['resources'],
+      requests: this.requestsOf(slot),
+      hostNetwork: this.hostNetwork[slot] === 1,
+      resourceVersion: Number.isNaN(this.version[slot]) ? this.oddVersions.get(slot)! : String(this.version[slot]),
+      createdAt: new Date(this.createdAt[slot]),
+      updatedAt: new Date(this.updatedAt[slot]),
+    };
+  }
+
+  private grow(capacity: number): void {
+    const copy = <T extends Int32Array | Uint8Array | Float64Array>(from: T, make: (n: number) => T): T => {
+      const to = make(capacity);
+      to.set(from.subarray(0, Math.min(from.length, capacity)));
+      return to;
+    };
+    const i32 = (n: number) => new Int32Array(n);
+    const u8 = (n: number) => new Uint8Array(n);
+    const f64 = (n: number) => new Float64Array(n);
+    this.ns = copy(this.ns, i32);
+    this.node = copy(this.node, i32);
+    this.phase = copy(this.phase, u8);
+    this.boundAt = copy(this.boundAt, f64);
+    this.createdAt = copy(this.createdAt, f64);
+    this.updatedAt = copy(this.updatedAt, f64);
+    this.priority = copy(this.priority, f64);
+    this.hostNetwork = copy(this.hostNetwork, u8);
+    this.version = copy(this.version, f64);
+    this.owner = copy(this.owner, i32);
+    this.tolerations = copy(this.tolerations, i32);
+    this.nodeSelector = copy(this.nodeSelector, i32);
+    this.affinity = copy(this.affinity, i32);
+    this.resources = copy(this.resources, i32);
+    this.requests = copy(this.requests, i32);
+    this.capacity = capacity;
+  }
+}
+
+/** Strings ↔ small ids. */
+class Names {
+  private readonly ids = new Map<string, number>();
+  private readonly names: string[] = [];
+
+  id(name: string): number {
+    let id = this.ids.get(name);
+    if (id === undefined) {
+      id = this.names.length;
+      this.names.push(name);
+      this.ids.set(name, id);
+    }
+    return id;
+  }
+
+  find(name: string): number | undefined {
+    return this.ids.get(name);
+  }
+
+  name(id: number): string {
+    return this.names[id];
+  }
+}
+
+/** Distinct values ↔ small ids: by identity, then by content (JSON text, or the key given). */
+class Values {
+  private readonly byIdentity = new WeakMap<object, number>();
+  private readonly byContent = new Map<string, number>();
+  private readonly values: unknown[] = [];
+
+  id(value: object, contentKey?: string): number {
+    let id = this.byIdentity.get(value);
+    if (id !== undefined) return id;
+    const key = contentKey ?? JSON.stringify(value);
+    id = this.byContent.get(key);
+    if (id === undefined) {
+      id = this.values.length;
+      this.values.push(value);
+      this.byContent.set(key, id);
+    }
+    this.byIdentity.set(value, id);
+    return id;
+  }
+
+  value(id: number): unknown {
+    return this.values[id];
+  }
+}

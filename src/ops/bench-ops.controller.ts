@@ -1,0 +1,48 @@
+import { Controller, Get, HttpCode, Inject, Post, Query } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { getHeapStatistics } from 'node:v8';
+import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
+import { AppError } from '../kernel/errors/app-error';
+import { Metrics } from '../kernel/observability/metrics';
+import type { GcPause } from '../kernel/observability/gc-pauses';
+
+/**
+ * Routes for the bench (BENCH_OPS_ROUTES, off by default, refused in production): the GC pauses inside
+ * a load test's window, and the live heap after a forced full collection (what the collector must
+ * trace at the inventory's size). Off, they answer 404 like any unknown route.
+ */
+@ApiExcludeController()
+@Controller('ops')
+export class BenchOpsController {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: Metrics,
+  ) {}
+
+  @Get('gc-pauses')
+  gcPauses(@Query('since') since?: string): { pauses: GcPause[] } {
+    this.enabled();
+    if (!this.metrics.gcPauses) throw new AppError('NotFound', 'GC pauses are not recorded (METRICS_GC_PAUSES=false)');
+    return { pauses: this.metrics.gcPauses.recent(Number(since) || 0) };
+  }
+
+  /** A full collection (node --expose-gc), timed, then V8's heap statistics. */
+  @Post('heap')
+  @HttpCode(200)
+  heap(): { collected: boolean; gcMs?: number; heap: ReturnType<typeof getHeapStatistics> } {
+    this.enabled();
+    const gc = (globalThis as { gc?: () => void }).gc;
+    let gcMs: number | undefined;
+    if (gc) {
+      const started = performance.now();
+      gc();
+      gcMs = performance.now() - started;
+    }
+    return { collected: gc !== undefined, gcMs, heap: getHeapStatistics() };
+  }
+
+  private enabled(): void {
+    if (!this.config.BENCH_OPS_ROUTES)
+      throw new AppError('NotFound', 'Cannot find this route (BENCH_OPS_ROUTES is off)');
+  }
+}
