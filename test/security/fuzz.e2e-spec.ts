@@ -633,7 +633,11 @@ const KUBE_OPERATIONS: RestOperation[] = (
   id: `${method} ${path}`,
 }));
 
-function checkKube(r: RawResult): string | undefined {
+function checkKube(r: RawResult, sentPath?: string): string | undefined {
+  // a generated segment such as '..' is resolved by the client before sending: a path that no longer starts
+  // with a Kubernetes prefix reached taintwise's own API, which answers problem+json
+  if (sentPath !== undefined && !/^\/(api|apis|openapi|version)(\/|$)/.test(new URL(sentPath, 'http://x').pathname))
+    return checkRest(r);
   if (r.status >= 500 || r.status < 200) return `status ${r.status}: ${r.text.slice(0, 300)}`;
   if (BEFORE_THE_APP.has(r.status) || r.status < 400) return undefined;
   if (r.body?.kind !== 'Status' || r.body.code !== r.status || typeof r.body.reason !== 'string')
@@ -732,7 +736,10 @@ describe(`fuzzing every operation (${MODE}, ${RUNS} inputs each, seed ${SEED})`,
   });
 
   const restCase =
-    (pick: (ops: RestOperation[]) => RestOperation[], check = checkRest) =>
+    (
+      pick: (ops: RestOperation[]) => RestOperation[],
+      check: (r: RawResult, sentPath?: string) => string | undefined = checkRest,
+    ) =>
     async () => {
       const picked = pick(rest);
       for (const op of picked) {
@@ -755,7 +762,7 @@ describe(`fuzzing every operation (${MODE}, ${RUNS} inputs each, seed ${SEED})`,
             );
             t.inputs++;
             t.statuses[r.status] = (t.statuses[r.status] ?? 0) + 1;
-            let failure = check(r);
+            let failure = check(r, path);
             if (!failure && mutating) {
               const events = (await newEvents()).filter((e) => e.requestId === requestId);
               if (r.status >= 400 && events.length)
