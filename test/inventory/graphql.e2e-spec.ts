@@ -91,6 +91,16 @@ describe.each(testModes())('inventory GraphQL (%s)', (mode) => {
         },
       ],
     });
+    // Newest apimachinery wording (docs/SEMANTICS.md B.2.0): content.IsLabelKey's MaxLenError says "bytes".
+    const longKey = await gql(
+      `mutation { upsertNode(name: "g2", node: { taints: [{ key: "${'k'.repeat(64)}", effect: NoSchedule }] }) { name } }`,
+    );
+    expect(longKey.errors[0].extensions.errors).toEqual([
+      {
+        field: 'taints[0].key',
+        message: `Invalid value: "${'k'.repeat(64)}": name part must be no more than 63 bytes`,
+      },
+    ]);
     const enumError = await gql(
       'mutation { upsertNode(name: "g2", node: { taints: [{ key: "a", effect: NoScheduled }] }) { name } }',
     );

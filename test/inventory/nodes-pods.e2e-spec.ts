@@ -304,6 +304,28 @@ describe.each(testModes())('inventory REST (%s)', (mode) => {
       expect((await app.request('GET', '/v1/namespaces/default/pods/bad')).status).toBe(404);
     });
 
+    // Wording of the newest apimachinery (docs/SEMANTICS.md B.2.0): label keys and values from
+    // pkg/api/validate/content say "bytes" and "a valid label key"; namespaces (util/validation
+    // IsDNS1123Label) name the dots.
+    it('answers 422 in the newest apimachinery wording for label keys, label values and namespaces', async () => {
+      const long = 'v'.repeat(64);
+      const r = await putPod('default', 'words', { nodeSelector: { 'a/b/c': 'x', k: long } });
+      expect(r.status).toBe(422);
+      expect(r.body.errors).toEqual([
+        {
+          field: 'nodeSelector',
+          message: expect.stringMatching(/^Invalid value: "a\/b\/c": a valid label key must consist of /),
+        },
+        { field: 'nodeSelector', message: `Invalid value: "${long}": must be no more than 63 bytes` },
+      ]);
+      const dotted = await putPod('team.a', 'words', {});
+      expect(dotted.status).toBe(422);
+      expect(dotted.body.errors).toEqual([
+        { field: 'namespace', message: 'Invalid value: "team.a": must not contain dots' },
+      ]);
+      expect((await app.request('GET', '/v1/namespaces/default/pods/words')).status).toBe(404);
+    });
+
     it('answers 400 for wrong types and unknown fields', async () => {
       const r = await putPod('default', 'bad', { tolerations: 'all', priority: 'high', spec: {} });
       expect(r.status).toBe(400);
