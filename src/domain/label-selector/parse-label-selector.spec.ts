@@ -6,6 +6,11 @@ import {
   parseLabelSelector,
 } from './parse-label-selector';
 
+// pkg/labels/selector.go @ eed236ce: a bad value is a field.Invalid at values[i][key] with content.IsLabelValue's text
+const LABEL_VALUE_MESSAGE =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and " +
+  "end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is " +
+  "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 const NAME_REGEX =
   "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 
@@ -144,31 +149,38 @@ const errorCases: Array<{ description: string; selector: string; message: string
   {
     description: 'labels.Parse invalid key',
     selector: 'bad_key-=x',
-    message: `unable to parse requirement: invalid label key "bad_key-": ${NAME_REGEX}`,
+    message: `unable to parse requirement: <nil>: Invalid value: "bad_key-": ${NAME_REGEX}`,
   },
   {
     description: 'labels.Parse invalid value',
     selector: 'a=-x',
     message:
-      "unable to parse requirement: invalid label value \"-x\" for key \"a\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+      "unable to parse requirement: values[0][a]: Invalid value: \"-x\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
   },
   {
     description: 'labels.Parse Gt needs an integer',
     selector: 'a>x',
     message:
-      'unable to parse requirement: invalid value "x" for key "a": for \'Gt\', \'Lt\' operators, the value must be an integer',
+      "unable to parse requirement: values[0]: Invalid value: \"x\": for 'Gt', 'Lt' operators, the value must be an integer",
   },
   {
     description: 'labels.Parse Gt/Lt values are label values too, so negatives are refused',
     selector: 'a>-1',
     message:
-      "unable to parse requirement: invalid label value \"-1\" for key \"a\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+      "unable to parse requirement: values[0][a]: Invalid value: \"-1\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
   },
   {
     description: 'labels.Parse Lt with no value',
     selector: 'a<',
     message:
-      'unable to parse requirement: invalid value "" for key "a": for \'Gt\', \'Lt\' operators, the value must be an integer',
+      "unable to parse requirement: values[0]: Invalid value: \"\": for 'Gt', 'Lt' operators, the value must be an integer",
+  },
+  {
+    description: 'labels.Parse several bad values: an aggregate, in the sorted order of the value set',
+    selector: 'a in (-y,-x)',
+    message:
+      `unable to parse requirement: [values[0][a]: Invalid value: "-x": ${LABEL_VALUE_MESSAGE}, ` +
+      `values[1][a]: Invalid value: "-y": ${LABEL_VALUE_MESSAGE}]`,
   },
 ];
 

@@ -1,3 +1,4 @@
+import { goQuote } from '../validation/field-errors';
 import { goParseInt64Error } from '../validation/go-parse-int';
 import { isQualifiedName, isValidLabelValue } from '../validation/label-names';
 
@@ -112,12 +113,7 @@ class SelectorParser {
 
     const operator = this.parseOperator();
     const values = operator === 'in' || operator === 'notin' ? this.parseValues() : this.parseExactValue();
-    for (const value of values) validateValue(key, value);
-    if ((operator === '>' || operator === '<') && goParseInt64Error(values[0]) !== undefined) {
-      throw new Error(
-        `invalid value "${values[0]}" for key "${key}": for 'Gt', 'Lt' operators, the value must be an integer`,
-      );
-    }
+    validateValues(key, operator, values);
     return { key, operator, values };
   }
 
@@ -189,14 +185,34 @@ class SelectorParser {
   }
 }
 
+/**
+ * `validateLabelKey(literal, p.path)` of apimachinery's selector parser (pkg/labels/selector.go @ eed236ce): a
+ * field.Invalid at the parser's path, which is nil when a selector string is parsed, hence upstream's `<nil>`.
+ */
 function validateKey(key: string): void {
   const errors = isQualifiedName(key);
-  if (errors.length > 0) throw new Error(`invalid label key "${key}": ${errors.join('; ')}`);
+  if (errors.length > 0) throw new Error(`<nil>: Invalid value: ${goQuote(key)}: ${errors.join('; ')}`);
 }
 
-function validateValue(key: string, value: string): void {
-  const errors = isValidLabelValue(value);
-  if (errors.length > 0) throw new Error(`invalid label value "${value}" for key "${key}": ${errors.join('; ')}`);
+/**
+ * `NewRequirement`'s value checks (pkg/labels/selector.go @ eed236ce), in its order: the Gt/Lt integer check, then
+ * each value of the sorted set as a label value at `values[i][key]`; one error alone, several as an aggregate.
+ */
+function validateValues(key: string, operator: string, values: readonly string[]): void {
+  const sorted = [...new Set(values)].sort();
+  const errors: string[] = [];
+  if ((operator === '>' || operator === '<') && goParseInt64Error(sorted[0]) !== undefined) {
+    errors.push(
+      `values[0]: Invalid value: ${goQuote(sorted[0])}: for 'Gt', 'Lt' operators, the value must be an integer`,
+    );
+  }
+  sorted.forEach((value, i) => {
+    const problems = isValidLabelValue(value);
+    if (problems.length > 0)
+      errors.push(`values[${i}][${key}]: Invalid value: ${goQuote(value)}: ${problems.join('; ')}`);
+  });
+  if (errors.length === 1) throw new Error(errors[0]);
+  if (errors.length > 1) throw new Error(`[${errors.join(', ')}]`);
 }
 
 /**
