@@ -26,6 +26,7 @@ const pod = (name: string, over: Partial<StoredPod> = {}): StoredPod => ({
   namespace: 'default',
   name,
   uid: `uid-${name}`,
+  labels: {},
   nodeName: null,
   phase: 'Pending',
   boundAt: null,

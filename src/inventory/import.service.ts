@@ -7,6 +7,7 @@ import { formatFieldError } from '../domain/validation/field-errors';
 import {
   validateNamespaceName,
   validateNodeObject,
+  validateLabels,
   validateObjectName,
   validatePodSpecObject,
 } from '../domain/validation/validate-objects';
@@ -318,6 +319,7 @@ export class ImportService {
       const problems = [
         ...validateNamespaceName(p.namespace),
         ...validateObjectName(p.name),
+        ...validateLabels(p.labels, 'metadata.labels'),
         ...validatePodSpecObject(
           {
             tolerations: p.tolerations,
@@ -349,6 +351,7 @@ export class ImportService {
         namespace: p.namespace,
         name: p.name,
         uid,
+        labels: p.labels,
         nodeName: p.nodeName,
         phase: p.phase,
         boundAt: p.nodeName === null ? null : (p.boundAt ?? now),

@@ -6,6 +6,7 @@ import { applyAdmissionDefaults } from '../domain/admission/apply-admission-defa
 import type { PodSpec } from '../domain/types';
 import { formatInvalidObject } from '../domain/validation/field-errors';
 import {
+  validateLabels,
   validateNamespaceName,
   validateObjectName,
   validatePodSpecObject,
@@ -174,6 +175,7 @@ export class PodService {
     const errors = [
       ...validateNamespaceName(namespace),
       ...validateObjectName(name),
+      ...validateLabels(body.labels ?? {}, 'labels'),
       ...validatePodSpecObject(
         {
           tolerations: spec.tolerations,
@@ -194,6 +196,7 @@ export class PodService {
       namespace,
       name,
       uid: existing?.uid ?? body.uid ?? randomUUID(),
+      labels: body.labels ?? {},
       nodeName,
       phase: body.phase ?? existing?.phase ?? (nodeName ? 'Running' : 'Pending'),
       boundAt: existing ? existing.boundAt : nodeName ? (body.boundAt ? new Date(body.boundAt) : now) : null,

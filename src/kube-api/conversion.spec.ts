@@ -26,6 +26,7 @@ const pod: StoredPod = {
   namespace: 'shop',
   name: 'web',
   uid: 'u-1',
+  labels: {},
   nodeName: null,
   phase: 'Evicted',
   boundAt: null,

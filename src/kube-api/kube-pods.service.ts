@@ -24,7 +24,7 @@ const PAGE = 500;
 /**
  * The Kubernetes API's pods over PodService and BindingService: the same transactions, admission
  * defaults and eviction planning as `PUT /v1/namespaces/{ns}/pods/{name}` and the binding route.
- * taintwise pods carry no labels, so a label selector matches as it would on a pod without labels.
+ * Label selectors match the pods' metadata.labels.
  */
 @Injectable()
 export class KubePodsService {
@@ -61,7 +61,7 @@ export class KubePodsService {
       const page = await this.pods.list(filter, { limit: limit ?? PAGE, continue: token });
       for (const pod of page.items) {
         const kube = toKubePod(pod);
-        if (!labels({}) || !fields(selectable(kube))) continue;
+        if (!labels(pod.labels) || !fields(selectable(kube))) continue;
         items.push(kube);
       }
       if (limit !== undefined || !page.continue) return { items, continue: page.continue };
@@ -143,6 +143,7 @@ export class KubePodsService {
       namespace,
       name,
       uid: '',
+      labels: (body.labels as Record<string, string>) ?? {},
       nodeName: (body.nodeName as string) ?? null,
       phase: body.nodeName ? 'Running' : 'Pending',
       boundAt: body.nodeName ? now : null,

@@ -36,6 +36,7 @@ export function podWriteBody(object: unknown, namespace: string, name: string): 
     throw new AppError('Invalid', formatInvalidObject('Pod', name, fields), fields, { kube: { name, kind: 'Pod' } });
   }
   const body: Record<string, unknown> = {};
+  if (metadata.labels != null) body.labels = metadata.labels;
   if (spec.tolerations != null) body.tolerations = spec.tolerations;
   if (spec.nodeSelector != null) body.nodeSelector = spec.nodeSelector;
   if (spec.affinity?.nodeAffinity != null) body.affinity = { nodeAffinity: spec.affinity.nodeAffinity };
@@ -71,6 +72,7 @@ const PATHS: Array<[string, string]> = [
   ['nodeName', 'spec.nodeName'],
   ['resources', 'spec.containers[0].resources'],
   ['owner', 'metadata.ownerReferences[0]'],
+  ['labels', 'metadata.labels'],
   ['name', 'metadata.name'],
   ['namespace', 'metadata.namespace'],
 ];

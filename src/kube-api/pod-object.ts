@@ -20,6 +20,7 @@ export interface KubePod {
     uid: string;
     resourceVersion: string;
     creationTimestamp?: string;
+    labels?: Record<string, string>;
     ownerReferences?: Array<{ apiVersion: string; kind: string; name: string; uid: string; controller: boolean }>;
   };
   spec: Record<string, unknown> & { nodeName?: string };
@@ -54,6 +55,7 @@ export function toKubePod(pod: StoredPod): KubePod {
       uid: pod.uid,
       resourceVersion: pod.resourceVersion,
       creationTimestamp: kubeTime(pod.createdAt),
+      ...(Object.keys(pod.labels).length ? { labels: pod.labels } : {}),
       ...(pod.owner
         ? {
             ownerReferences: [

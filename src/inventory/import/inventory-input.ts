@@ -30,6 +30,8 @@ export interface PodInput {
   name: string;
   /** The cluster's uid when the object had one. */
   uid?: string;
+  /** metadata.labels; `{}` when the object had none. */
+  labels: Record<string, string>;
   nodeName: string | null;
   phase: PodPhase;
   /** When the pod was bound to `nodeName`; null when unbound. */

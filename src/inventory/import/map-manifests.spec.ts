@@ -421,6 +421,7 @@ describe('mapManifests: pods', () => {
     expect(one({ kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [{ name: 'c' }] } }).pods[0]).toEqual({
       namespace: 'default',
       name: 'p',
+      labels: {},
       nodeName: null,
       phase: 'Pending',
       boundAt: null,

@@ -70,6 +70,7 @@ export function mapPod(value: Obj, now: Date, p: Problems): MappedPod | undefine
     if (toleration) tolerations.push(toleration);
   });
   const nodeSelector = stringMap(spec.nodeSelector, 'spec.nodeSelector', p);
+  const labels = stringMap(metadata.labels, 'metadata.labels', p);
 
   const rawAffinity = optObject(spec.affinity, 'spec.affinity', p);
   const droppedPodAffinity =
@@ -110,6 +111,7 @@ export function mapPod(value: Obj, now: Date, p: Problems): MappedPod | undefine
     namespace,
     name,
     ...(uid ? { uid } : {}),
+    labels,
     nodeName,
     phase,
     boundAt,

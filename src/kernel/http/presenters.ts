@@ -37,6 +37,7 @@ export function presentPod(p: StoredPod): Record<string, unknown> {
     namespace: p.namespace,
     name: p.name,
     uid: p.uid,
+    labels: p.labels,
     nodeName: p.nodeName,
     phase: p.phase,
     boundAt: p.boundAt ? p.boundAt.toISOString() : null,

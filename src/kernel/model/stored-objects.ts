@@ -30,6 +30,8 @@ export interface StoredPod {
   namespace: string;
   name: string;
   uid: string;
+  /** metadata.labels: what disruption budgets select pods by. */
+  labels: Record<string, string>;
   nodeName: string | null;
   phase: PodPhase;
   boundAt: Date | null;

@@ -5,6 +5,8 @@ import path from 'node:path';
 import { applyMigrations, DEFAULT_MIGRATIONS_DIR, MigrationError, readMigrations, type SqlSession } from './migrations';
 
 export const INIT = readMigrations()[0].name;
+/** Every migration the service ships, in the order they apply. */
+const ALL = readMigrations().map((m) => m.name);
 
 export function tempMigrationsDir(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'taintwise-migrations-'));
@@ -42,15 +44,18 @@ export function sharedMigrationTests(open: () => Promise<{ session: SqlSession; 
     const result = await applyMigrations(db.session);
     expect(result.applied).toEqual(readMigrations().map((m) => m.name));
     const rows = await historyRows(db.session);
-    const file = readFileSync(path.join(DEFAULT_MIGRATIONS_DIR, INIT, 'migration.sql'));
-    expect(rows).toEqual([
-      expect.objectContaining({
-        migration_name: INIT,
-        checksum: createHash('sha256').update(file).digest('hex'),
-        applied_steps_count: 1,
-      }),
-    ]);
-    expect(rows[0].finished_at).not.toBeNull();
+    expect(rows).toEqual(
+      ALL.map((name) =>
+        expect.objectContaining({
+          migration_name: name,
+          checksum: createHash('sha256')
+            .update(readFileSync(path.join(DEFAULT_MIGRATIONS_DIR, name, 'migration.sql')))
+            .digest('hex'),
+          applied_steps_count: 1,
+        }),
+      ),
+    );
+    for (const row of rows) expect(row.finished_at).not.toBeNull();
     const tables = await db.session.query<{ tablename: string }>(
       "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
     );
@@ -59,6 +64,7 @@ export function sharedMigrationTests(open: () => Promise<{ session: SqlSession; 
       'events',
       'evictions',
       'nodes',
+      'pod_disruption_budgets',
       'pods',
       'taints',
     ]);
@@ -66,8 +72,8 @@ export function sharedMigrationTests(open: () => Promise<{ session: SqlSession; 
 
   it('is a no-op the second time', async () => {
     const result = await applyMigrations(db.session);
-    expect(result).toEqual({ applied: [], alreadyApplied: [INIT], checksumMismatches: [], unknownApplied: [] });
-    expect(await historyRows(db.session)).toHaveLength(1);
+    expect(result).toEqual({ applied: [], alreadyApplied: ALL, checksumMismatches: [], unknownApplied: [] });
+    expect(await historyRows(db.session)).toHaveLength(ALL.length);
   });
 
   it('allows at most one Scheduled eviction per pod uid (partial unique index)', async () => {
@@ -104,7 +110,7 @@ export function sharedMigrationTests(open: () => Promise<{ session: SqlSession; 
       expect((error as MigrationError).migration).toBe('20990101000000_broken');
       expect((error as Error).message).toMatch(/division by zero/);
       expect(await db.session.query("SELECT 1 FROM pg_tables WHERE tablename = 'half_done'")).toHaveLength(0);
-      expect((await historyRows(db.session)).map((r) => r.migration_name)).toEqual([INIT]);
+      expect((await historyRows(db.session)).map((r) => r.migration_name)).toEqual(ALL);
 
       writeFileSync(path.join(dir, '20990101000000_broken', 'migration.sql'), 'CREATE TABLE "half_done" (id int);\n');
       const result = await applyMigrations(db.session, { migrationsDir: dir });

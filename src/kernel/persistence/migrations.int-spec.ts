@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { applyMigrations, pgSession } from './migrations';
+import { applyMigrations, pgSession, readMigrations } from './migrations';
 import { createTempDatabase } from './testing/temp-postgres';
 import { historyRows, sharedMigrationTests } from './migrations.contract';
 
@@ -25,9 +25,10 @@ describe('applyMigrations on PostgreSQL', () => {
     try {
       await Promise.all(clients.map((c) => c.connect()));
       const results = await Promise.all(clients.map((c) => applyMigrations(pgSession(c))));
-      expect(results.map((r) => r.applied.length).sort()).toEqual([0, 1]);
-      expect(results.map((r) => r.alreadyApplied.length).sort()).toEqual([0, 1]);
-      expect(await historyRows(pgSession(clients[0]))).toHaveLength(1);
+      const all = readMigrations().length;
+      expect(results.map((r) => r.applied.length).sort()).toEqual([0, all]);
+      expect(results.map((r) => r.alreadyApplied.length).sort()).toEqual([0, all]);
+      expect(await historyRows(pgSession(clients[0]))).toHaveLength(all);
     } finally {
       await Promise.all(clients.map((c) => c.end().catch(() => {})));
       await fresh.drop();

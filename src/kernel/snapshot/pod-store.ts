@@ -5,7 +5,7 @@ import type { StoredPod } from '../model/stored-objects';
  * collection traced ~15 objects per pod — the record, its strings, three Dates, the owner — 2 million
  * at 150,000 pods). Per pod there are now two strings (name, uid) and numbers in typed arrays:
  * namespaces, node names, owners and phases as ids into small tables; times as epoch milliseconds;
- * tolerations, nodeSelector, affinity, resources and requests as ids into tables of distinct values
+ * labels, tolerations, nodeSelector, affinity, resources and requests as ids into tables of distinct values
  * (a workload's pods share one entry). `get` materialises a StoredPod on demand (young garbage).
  *
  * Distinct values are interned by identity first (the snapshot loader already shares parsed JSON),
@@ -29,6 +29,7 @@ export class PodStore {
   private affinity = new Int32Array(0);
   private resources = new Int32Array(0);
   private requests = new Int32Array(0);
+  private labels = new Int32Array(0);
   private names: Array<string | undefined> = [];
   private uids: string[] = [];
   /** resourceVersions that are not plain integers (never from the database; kept exact anyway). */
@@ -94,6 +95,7 @@ export class PodStore {
     this.affinity[slot] = pod.affinity === null ? -1 : this.values.id(pod.affinity);
     this.resources[slot] = this.values.id(pod.resources);
     this.requests[slot] = this.values.id(pod.requests);
+    this.labels[slot] = this.values.id(pod.labels);
     this.names[slot] = pod.name;
     this.uids[slot] = pod.uid;
     let byName = this.index.get(nsId);
@@ -127,6 +129,26 @@ export class PodStore {
     return this.values.value(this.requests[slot]) as StoredPod['requests'];
   }
 
+  /** The pod's labels (shared with the pods of equal labels: read only). */
+  labelsOf(slot: number): StoredPod['labels'] {
+    return this.values.value(this.labels[slot]) as StoredPod['labels'];
+  }
+
+  /** The pod's namespace and phase without materialising it. */
+  namespaceOf(slot: number): string {
+    return this.namespaces.name(this.ns[slot]);
+  }
+
+  phaseOf(slot: number): string {
+    return this.phases.name(this.phase[slot]);
+  }
+
+  /** Slots of the stored pods of one namespace. */
+  slotsIn(namespace: string): Iterable<number> {
+    const id = this.namespaces.find(namespace);
+    return (id === undefined ? undefined : this.index.get(id)?.values()) ?? [];
+  }
+
   /** A StoredPod with the stored values. Nested objects are shared between pods: read only. */
   get(slot: number): StoredPod {
     const boundAt = this.boundAt[slot];
@@ -136,6 +158,7 @@ export class PodStore {
       namespace: this.namespaces.name(this.ns[slot]),
       name: this.names[slot]!,
       uid: this.uids[slot],
+      labels: this.labelsOf(slot),
       nodeName: this.nodeName(slot),
       phase: this.phases.name(this.phase[slot]),
       boundAt: Number.isNaN(boundAt) ? null : new Date(boundAt),
@@ -177,6 +200,7 @@ export class PodStore {
     this.affinity = copy(this.affinity, i32);
     this.resources = copy(this.resources, i32);
     this.requests = copy(this.requests, i32);
+    this.labels = copy(this.labels, i32);
     this.capacity = capacity;
   }
 }

@@ -42,6 +42,7 @@ export async function seed(db: Database): Promise<void> {
     resources: { requests: { cpu: '100m' } },
     requests: { cpu: 100 },
     hostNetwork: false,
+    labels: { app: 'web' },
   };
   await pods.create(db.prisma, {
     namespace: 'default',

@@ -26,6 +26,8 @@ export class NodeInput {
 /** `PUT /v1/namespaces/{ns}/pods/{name}`'s body (API.md "Pod" without server fields). */
 @InputType('PodInput')
 export class PodInput extends PodSpecInput {
+  @Field(() => [KeyValueInput], { nullable: true, description: 'metadata.labels (what disruption budgets select)' })
+  labels?: KeyValueInput[];
   @Field(() => String, {
     nullable: true,
     description: 'on create only: stores the pod bound there (no scheduler checks); cannot change on replace',

@@ -11,6 +11,7 @@ export class PodModel {
   @Field() namespace!: string;
   @Field() name!: string;
   @Field() uid!: string;
+  @Field(() => [KeyValue], { description: 'metadata.labels' }) labels!: KeyValue[];
   @Field(() => String, { nullable: true }) nodeName!: string | null;
   @Field({ description: 'Pending, Running, Succeeded, Failed or Evicted' }) phase!: string;
   @Field(() => GraphQLISODateTime, { nullable: true }) boundAt!: Date | null;
@@ -31,6 +32,7 @@ export function toPodModel(p: StoredPod): PodModel {
     namespace: p.namespace,
     name: p.name,
     uid: p.uid,
+    labels: toEntries(p.labels),
     nodeName: p.nodeName,
     phase: p.phase,
     boundAt: p.boundAt,

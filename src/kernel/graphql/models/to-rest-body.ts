@@ -60,6 +60,7 @@ export function nodeBody(input: NodeInput): Record<string, unknown> {
 /** GraphQL PodInput → `PUT /v1/namespaces/{ns}/pods/{name}`'s body. */
 export function podBody(input: PodInput): Record<string, unknown> {
   const out = podSpecBody(input);
+  if (input.labels) out.labels = fromEntries(input.labels);
   for (const field of ['nodeName', 'phase', 'uid', 'resourceVersion'] as const) {
     if (input[field] !== undefined && (input[field] !== null || field === 'nodeName')) out[field] = input[field];
   }

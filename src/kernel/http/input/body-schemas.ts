@@ -110,6 +110,7 @@ export const podBodySchema = podSpecSchema.extend({
   namespace: str.optional(),
   name: str.optional(),
   uid: str.optional(),
+  labels: stringMap.optional(),
   nodeName: str.nullable().optional(),
   phase: str.optional(),
   boundAt: z.union([z.iso.datetime({ offset: true }), z.null()]).optional(),

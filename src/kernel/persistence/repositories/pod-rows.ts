@@ -9,7 +9,7 @@ import type { StoredPod } from '../../model/stored-objects';
  * array in that order, with `podFromRow`).
  */
 export const POD_COLUMNS = `id::text, namespace, name, uid, node_name, phase, bound_at, tolerations::text, node_selector::text, affinity::text, priority,
-  owner_kind, owner_name, resources::text, requests::text, host_network, resource_version, created_at, updated_at`;
+  owner_kind, owner_name, resources::text, requests::text, host_network, resource_version, created_at, updated_at, labels::text`;
 
 type PodRow = [
   string,
@@ -31,6 +31,7 @@ type PodRow = [
   number,
   Date | string,
   Date | string,
+  string,
 ];
 
 export function podFromRow(row: readonly unknown[], json: JsonInterner): StoredPod {
@@ -54,11 +55,13 @@ export function podFromRow(row: readonly unknown[], json: JsonInterner): StoredP
     rv,
     createdAt,
     updatedAt,
+    labels,
   ] = row as PodRow;
   return {
     namespace,
     name,
     uid,
+    labels: json.parse(labels) as Record<string, string>,
     nodeName,
     phase,
     boundAt: boundAt === null ? null : toDate(boundAt),
@@ -84,14 +87,14 @@ const SEP = '\x1f';
  * SQL NULL as ''. PGlite decodes every value of a result in JavaScript; 150,000 pods × 19 values
  * took ~4.8 s to arrive, one value per row ~1.6 s (and a split). JSON columns cannot contain `SEP`
  * (JSON escapes control characters); the plain text columns are Kubernetes names, and a row whose
- * split does not give 19 fields anyway is read again by id with `POD_COLUMNS` (`podsFromTexts`).
+ * split does not give 20 fields anyway is read again by id with `POD_COLUMNS` (`podsFromTexts`).
  */
 export const POD_TEXT = `concat_ws(E'\\x1f', id::text, namespace, name, uid, coalesce(node_name, ''), phase,
   coalesce((extract(epoch from bound_at) * 1000)::bigint::text, ''), tolerations::text, node_selector::text, coalesce(affinity::text, ''),
   priority::text, coalesce(owner_kind, ''), coalesce(owner_name, ''), resources::text, requests::text, host_network::text,
-  resource_version::text, (extract(epoch from created_at) * 1000)::bigint::text, (extract(epoch from updated_at) * 1000)::bigint::text)`;
+  resource_version::text, (extract(epoch from created_at) * 1000)::bigint::text, (extract(epoch from updated_at) * 1000)::bigint::text, labels::text)`;
 
-const POD_FIELDS = 19;
+const POD_FIELDS = 20;
 
 /**
  * `POD_TEXT` values as StoredPods, in their order. The rows whose fields cannot be told apart are
@@ -137,11 +140,13 @@ function podFromText(text: string, json: JsonInterner): StoredPod | { unreadable
     rv,
     createdAt,
     updatedAt,
+    labels,
   ] = f;
   return {
     namespace,
     name,
     uid,
+    labels: json.parse(labels) as Record<string, string>,
     nodeName: nodeName || null,
     phase,
     boundAt: boundAt ? new Date(Number(boundAt)) : null,

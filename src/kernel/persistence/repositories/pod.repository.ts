@@ -230,17 +230,17 @@ export class PodRepository {
         }>
       >(
         `INSERT INTO pods (id, namespace, name, uid, node_name, phase, bound_at, tolerations, node_selector, affinity, priority,
-                           owner_kind, owner_name, resources, requests, host_network, resource_version, created_at, updated_at)
+                           owner_kind, owner_name, resources, requests, host_network, labels, resource_version, created_at, updated_at)
          SELECT gen_random_uuid(), t.namespace, t.name, t.uid, t.node_name, t.phase, t.bound_at, t.tolerations::jsonb, t.node_selector::jsonb,
-                t.affinity::jsonb, t.priority, t.owner_kind, t.owner_name, t.resources::jsonb, t.requests::jsonb, t.host_network, 1,
+                t.affinity::jsonb, t.priority, t.owner_kind, t.owner_name, t.resources::jsonb, t.requests::jsonb, t.host_network, t.labels::jsonb, 1,
                 $16::timestamptz, $16::timestamptz
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::text[],
-                     $10::int[], $11::text[], $12::text[], $13::text[], $14::text[], $15::boolean[])
-              AS t(namespace, name, uid, node_name, phase, bound_at, tolerations, node_selector, affinity, priority, owner_kind, owner_name, resources, requests, host_network)
+                     $10::int[], $11::text[], $12::text[], $13::text[], $14::text[], $15::boolean[], $17::text[])
+              AS t(namespace, name, uid, node_name, phase, bound_at, tolerations, node_selector, affinity, priority, owner_kind, owner_name, resources, requests, host_network, labels)
          ON CONFLICT (namespace, name) DO UPDATE SET node_name = EXCLUDED.node_name, phase = EXCLUDED.phase, bound_at = EXCLUDED.bound_at,
            tolerations = EXCLUDED.tolerations, node_selector = EXCLUDED.node_selector, affinity = EXCLUDED.affinity, priority = EXCLUDED.priority,
            owner_kind = EXCLUDED.owner_kind, owner_name = EXCLUDED.owner_name, resources = EXCLUDED.resources, requests = EXCLUDED.requests,
-           host_network = EXCLUDED.host_network, resource_version = pods.resource_version + 1, updated_at = EXCLUDED.updated_at
+           host_network = EXCLUDED.host_network, labels = EXCLUDED.labels, resource_version = pods.resource_version + 1, updated_at = EXCLUDED.updated_at
          RETURNING namespace, name, uid, resource_version, created_at, updated_at, (xmax = 0) AS inserted`,
         chunk.map((p) => p.namespace),
         chunk.map((p) => p.name),
@@ -258,6 +258,7 @@ export class PodRepository {
         chunk.map((p) => JSON.stringify(p.requests)),
         chunk.map((p) => p.hostNetwork),
         now.toISOString(),
+        chunk.map((p) => JSON.stringify(p.labels)),
       );
       const byKey = new Map(rows.map((r) => [`${r.namespace}/${r.name}`, r]));
       for (const p of chunk) {
@@ -283,6 +284,7 @@ function podData(pod: PodWrite) {
     namespace: pod.namespace,
     name: pod.name,
     uid: pod.uid,
+    labels: json(pod.labels),
     nodeName: pod.nodeName,
     phase: pod.phase,
     boundAt: pod.boundAt,
@@ -302,6 +304,7 @@ type PodRow = {
   namespace: string;
   name: string;
   uid: string;
+  labels: unknown;
   nodeName: string | null;
   phase: string;
   boundAt: Date | null;
@@ -324,6 +327,7 @@ export function toStoredPod(row: PodRow): StoredPod {
     namespace: row.namespace,
     name: row.name,
     uid: row.uid,
+    labels: (row.labels ?? {}) as Record<string, string>,
     nodeName: row.nodeName,
     phase: row.phase,
     boundAt: row.boundAt,
