@@ -1,4 +1,4 @@
-import type { SchedulingNode, Taint } from '../types';
+import type { ResourceVector, SchedulingNode, Taint } from '../types';
 import type { AffinityKeys } from './node-affinity';
 
 /**
@@ -161,6 +161,21 @@ function copyResources(table: NodeTable, nodes: readonly SchedulingNode[], index
   };
   for (const i of indexes) writeResources(copy, i, nodes[i]);
   return copy;
+}
+
+/**
+ * Charges a pod's requests to node `index` IN PLACE: its `requested` vector and the resource columns.
+ * Only for a table its caller built and owns (re-place-pods.ts builds one per what-if, over copies of
+ * the nodes); tables the snapshot shares are immutable.
+ */
+export function chargePodInPlace(table: NodeTable, index: number, requests: ResourceVector): void {
+  const node = table.nodes[index];
+  for (const [resource, amount] of Object.entries(requests)) {
+    if (resource === 'pods') continue;
+    node.requested[resource] = (node.requested[resource] ?? 0) + amount;
+  }
+  node.requested.pods = (node.requested.pods ?? 0) + 1;
+  writeResources(table, index, node);
 }
 
 /** Row `i` of the resource columns, with node-resources-fit.ts's expressions. */

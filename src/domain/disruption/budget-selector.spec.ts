@@ -1,0 +1,38 @@
+import { compileBudgetSelector } from './budget-selector';
+
+// apimachinery metav1.LabelSelectorAsSelector (docs/SEMANTICS.md B.9.1).
+describe('compileBudgetSelector', () => {
+  const cases: Array<[string, Parameters<typeof compileBudgetSelector>[0], Record<string, string>, boolean]> = [
+    ['nil selects nothing', null, { app: 'web' }, false],
+    ['empty selects everything', {}, {}, true],
+    ['empty lists select everything', { matchLabels: {}, matchExpressions: [] }, { a: 'b' }, true],
+    ['matchLabels equal', { matchLabels: { app: 'web' } }, { app: 'web', tier: 'x' }, true],
+    ['matchLabels differ', { matchLabels: { app: 'web' } }, { app: 'db' }, false],
+    ['matchLabels absent key', { matchLabels: { app: 'web' } }, {}, false],
+    ['In', { matchExpressions: [{ key: 'app', operator: 'In', values: ['web', 'api'] }] }, { app: 'api' }, true],
+    [
+      'NotIn with the key absent matches',
+      { matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['web'] }] },
+      {},
+      true,
+    ],
+    ['NotIn', { matchExpressions: [{ key: 'app', operator: 'NotIn', values: ['web'] }] }, { app: 'web' }, false],
+    ['Exists', { matchExpressions: [{ key: 'app', operator: 'Exists' }] }, { app: '' }, true],
+    ['DoesNotExist', { matchExpressions: [{ key: 'app', operator: 'DoesNotExist' }] }, { app: 'x' }, false],
+    [
+      'all requirements are ANDed',
+      { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'In', values: ['front'] }] },
+      { app: 'web', tier: 'back' },
+      false,
+    ],
+    [
+      'an unknown operator matches nothing',
+      { matchExpressions: [{ key: 'a', operator: 'Gt', values: ['1'] }] },
+      { a: '2' },
+      false,
+    ],
+  ];
+  it.each(cases)('%s', (_name, selector, labels, expected) => {
+    expect(compileBudgetSelector(selector)(labels)).toBe(expected);
+  });
+});

@@ -1,0 +1,83 @@
+import type { ResourceVector, SchedulingNode } from '../types';
+import type { CompiledPod } from './compile-pod';
+import { decideFeasibleNodes, FeasibleNodesScratch } from './feasible-nodes';
+import { fitsResources } from './node-resources-fit';
+import { buildNodeTable, chargePodInPlace, nodeIndex, type NodeTable } from './node-table';
+
+/** One pod to re-place, in the order given (the caller sorts: priority, eviction time, name). */
+export interface PodToRePlace {
+  compiled: CompiledPod;
+  /** The canonical request vector the compiled pod was made from (charged to the chosen node). */
+  requests: ResourceVector;
+  /**
+   * Pods with the same `group` have the same compiled spec and requests (a workload's pods): they share
+   * the best node until it fills up.
+   */
+  group: string;
+}
+
+export type RePlacement = { node: string } | { node: null; message: string };
+
+/**
+ * Where the scheduler would put each pod if it were re-created now, one after another (docs/SEMANTICS.md
+ * B.9.5): the pod goes to the first node of feasible-nodes' order (filters NodeUnschedulable,
+ * TaintToleration, NodeAffinity, NodeResourcesFit; best score, then name), and its requests are
+ * charged to that node before the next pod is placed. No node: `null` with the FitError message.
+ *
+ * `nodes` are the nodes as they would be after the change (their `requested` without the pods being
+ * re-placed); they are copied, never changed. Pods of one group share the best node found by
+ * {@link decideFeasibleNodes} and ask again once it can no longer hold the next one. (Between two asks,
+ * another group filling some other node can move the normalised scores by a point: the best node is then
+ * the one of the last ask, not of a fresh one.) A pod is only placed on a node that passes every filter
+ * at that moment, and charged there before the next.
+ */
+export function rePlacePods(pods: readonly PodToRePlace[], nodes: readonly SchedulingNode[]): RePlacement[] {
+  const table = ownTable(nodes);
+  const scratch = new FeasibleNodesScratch();
+  const rankings = new Map<string, Ranking>();
+  const out: RePlacement[] = [];
+  for (const pod of pods) {
+    let ranking = rankings.get(pod.group);
+    for (;;) {
+      if (ranking === undefined) {
+        ranking = rank(pod.compiled, table, scratch);
+        rankings.set(pod.group, ranking);
+      }
+      const head = ranking.head;
+      if (head === undefined) {
+        out.push({ node: null, message: ranking.message });
+        break;
+      }
+      if (fits(table, head, pod.compiled)) {
+        chargePodInPlace(table, head, pod.requests);
+        out.push({ node: table.names[head] });
+        break;
+      }
+      // The best node filled up: rank again over the nodes as they are now.
+      ranking = undefined;
+    }
+  }
+  return out;
+}
+
+interface Ranking {
+  /** The first feasible node in feasible-nodes' order, when there is one. */
+  head: number | undefined;
+  /** The FitError message of the decision (used when no node is left). */
+  message: string;
+}
+
+function rank(pod: CompiledPod, table: NodeTable, scratch: FeasibleNodesScratch): Ranking {
+  const decision = decideFeasibleNodes(pod, table, { scratch, limit: 1 });
+  const best = decision.nodes[0];
+  return { head: best?.feasible ? nodeIndex(table, best.name) : undefined, message: decision.message };
+}
+
+function fits(table: NodeTable, index: number, pod: CompiledPod): boolean {
+  return fitsResources(pod.requests, table.nodes[index]);
+}
+
+/** A table over copies of the nodes, so charging pods changes nothing the caller holds. */
+function ownTable(nodes: readonly SchedulingNode[]): NodeTable {
+  return buildNodeTable(nodes.map((node) => ({ ...node, requested: { ...node.requested } })));
+}
