@@ -14,6 +14,7 @@ import { formatGraphQLError } from './kernel/graphql/format-error';
 import { graphqlWsOptions } from './kernel/graphql/graphql-ws';
 import { complexityLimit, depthLimit } from './kernel/graphql/query-limits';
 import { InventoryModule } from './inventory/inventory.module';
+import { BudgetsModule } from './budgets/budgets.module';
 import { KubeApiModule } from './kube-api/kube-api.module';
 import { PersistenceModule } from './kernel/persistence/persistence.module';
 import { OpsModule } from './ops/ops.module';
@@ -31,6 +32,7 @@ export class AppModule {
         PersistenceModule,
         OpsModule,
         InventoryModule,
+        BudgetsModule,
         TaintsModule,
         EvictionsModule,
         EventsModule,

@@ -166,6 +166,52 @@ export class EvictionPlanner {
     await this.cancel(db, rows, now, changes);
   }
 
+  /**
+   * The Eviction API's eviction of one pod (SEMANTICS B.9.3): recorded exactly as a NoExecute eviction
+   * (an Executed row, the pod unbound with phase Evicted, an EvictionExecuted event); a Scheduled row the
+   * pod had is Cancelled, since this eviction supersedes it. The caller holds the pod's node lock and has
+   * checked the budgets.
+   */
+  async evictThroughApi(db: Db, pod: StoredPod, now: Date, changes: ChangeSet, budget?: string): Promise<StoredPod> {
+    await this.cancelForPods(db, [pod], 'the pod was evicted through the Eviction API', now, changes);
+    const reason = 'evicted through the Eviction API';
+    await this.evictions.insert(
+      db,
+      [
+        {
+          id: randomUUID(),
+          podUid: pod.uid,
+          namespace: pod.namespace,
+          podName: pod.name,
+          nodeName: pod.nodeName ?? '',
+          taints: [],
+          evictAt: now,
+          reason,
+          timerId: null,
+        },
+      ],
+      { status: 'Executed', at: now },
+    );
+    await this.pods.unbindMany(db, [pod.uid], 'Evicted', now);
+    const evicted: StoredPod = {
+      ...pod,
+      nodeName: null,
+      phase: 'Evicted',
+      boundAt: null,
+      resourceVersion: String(Number(pod.resourceVersion) + 1),
+      updatedAt: now,
+    };
+    changes.pod(evicted);
+    changes.event({
+      type: 'EvictionExecuted',
+      subjectKind: 'Pod',
+      subjectName: `${pod.namespace}/${pod.name}`,
+      data: { node: pod.nodeName, reason, via: 'EvictionAPI', ...(budget ? { budget } : {}) },
+    });
+    changes.evictions.immediate += 1;
+    return evicted;
+  }
+
   private async evictNow(
     db: Db,
     items: Array<{ pod: StoredPod; decision: EvictionDecision & { action: 'EvictNow' }; row?: ScheduledRow }>,

@@ -6,6 +6,8 @@ import { EvictionWorker } from './eviction-worker';
 import { SweepAlarm } from './sweep-alarm';
 import { EvictionsResolver } from './graphql/evictions.resolver';
 import { EvictionsController } from './rest/evictions.controller';
+import { EvictionApiController } from './rest/eviction-api.controller';
+import { EvictionApiService } from './eviction-api.service';
 
 /**
  * The durable NoExecute engine (issue 5): the timer handler (worker) and the due-eviction sweeper
@@ -14,7 +16,7 @@ import { EvictionsController } from './rest/evictions.controller';
  * InventoryModule, because every inventory write consults it.
  */
 @Module({
-  controllers: [EvictionsController],
+  controllers: [EvictionsController, EvictionApiController],
   providers: [
     EvictionHistoryService,
     DueEvictionSweeper,
@@ -22,7 +24,8 @@ import { EvictionsController } from './rest/evictions.controller';
     SweepAlarm,
     EvictionReconciler,
     EvictionsResolver,
+    EvictionApiService,
   ],
-  exports: [EvictionReconciler, EvictionWorker, DueEvictionSweeper],
+  exports: [EvictionReconciler, EvictionWorker, DueEvictionSweeper, EvictionApiService],
 })
 export class EvictionsModule {}

@@ -36,13 +36,13 @@ export class AppError extends Error {
    * Kubernetes' NotFound wording, the same on every route: `nodes "n1" not found` (plural resource, the
    * name as the request gave it; several missing objects joined by "; ").
    */
-  static notFound(resource: 'nodes' | 'pods', ...names: string[]): AppError {
+  static notFound(resource: KubeResource, ...names: string[]): AppError {
     const message = names.map((name) => `${resource} "${name}" not found`).join('; ');
     return new AppError('NotFound', message, [], names.length > 1 ? { missing: names } : {});
   }
 
   /** Kubernetes' AlreadyExists: `nodes "n1" already exists` (409). */
-  static alreadyExists(resource: 'nodes' | 'pods', name: string): AppError {
+  static alreadyExists(resource: KubeResource, name: string): AppError {
     return new AppError('Conflict', `${resource} "${name}" already exists`, [], { kubeReason: 'AlreadyExists' });
   }
 
@@ -50,3 +50,6 @@ export class AppError extends Error {
     return new AppError('Invalid', detail, errors, { object: { kind, name } });
   }
 }
+
+/** Resources as Kubernetes names them in NotFound / AlreadyExists (`poddisruptionbudgets.policy` for the policy group). */
+export type KubeResource = 'nodes' | 'pods' | 'poddisruptionbudgets.policy';

@@ -1,5 +1,6 @@
 import type { DelayedJob } from '../timers/delayed-jobs';
 import type { StoredNode, StoredPod } from '../model/stored-objects';
+import type { StoredBudget } from '../model/stored-budget';
 
 /** Who is making a change: recorded on every event (audit, issue 7). */
 export interface Actor {
@@ -9,7 +10,7 @@ export interface Actor {
 
 export interface PendingEvent {
   type: string;
-  subjectKind: 'Node' | 'Pod' | 'Eviction' | 'Import' | 'Taints';
+  subjectKind: 'Node' | 'Pod' | 'Eviction' | 'Import' | 'Taints' | 'PodDisruptionBudget';
   subjectName: string;
   data: Record<string, unknown>;
 }
@@ -24,6 +25,8 @@ export class ChangeSet {
   readonly deletedNodes = new Set<string>();
   readonly upsertedPods = new Map<string, StoredPod>();
   readonly deletedPods = new Map<string, { namespace: string; name: string }>();
+  readonly upsertedBudgets = new Map<string, StoredBudget>();
+  readonly deletedBudgets = new Map<string, { namespace: string; name: string }>();
   readonly timersToSchedule = new Map<string, DelayedJob>();
   readonly timersToCancel = new Set<string>();
   readonly events: PendingEvent[] = [];
@@ -53,6 +56,18 @@ export class ChangeSet {
     const key = `${namespace}/${name}`;
     this.upsertedPods.delete(key);
     this.deletedPods.set(key, { namespace, name });
+  }
+
+  budget(budget: StoredBudget): void {
+    const key = `${budget.namespace}/${budget.name}`;
+    this.deletedBudgets.delete(key);
+    this.upsertedBudgets.set(key, budget);
+  }
+
+  budgetDeleted(namespace: string, name: string): void {
+    const key = `${namespace}/${name}`;
+    this.upsertedBudgets.delete(key);
+    this.deletedBudgets.set(key, { namespace, name });
   }
 
   schedule(job: DelayedJob): void {

@@ -6,11 +6,13 @@ import { EventRepository } from './repositories/event.repository';
 import { EvictionRepository } from './repositories/eviction.repository';
 import { NodeRepository } from './repositories/node.repository';
 import { PodRepository } from './repositories/pod.repository';
+import { BudgetRepository } from './repositories/budget.repository';
 import { UnitOfWork } from './unit-of-work';
 
 const SHARED = [
   NodeRepository,
   PodRepository,
+  BudgetRepository,
   EventRepository,
   EvictionRepository,
   UnitOfWork,

@@ -87,6 +87,8 @@ export class UnitOfWork {
       deletedNodes: [...changes.deletedNodes],
       pods: [...changes.upsertedPods.values()].map((p) => [p.namespace, p.name]),
       deletedPods: [...changes.deletedPods.values()].map((p) => [p.namespace, p.name]),
+      budgets: [...changes.upsertedBudgets.values()].map((b) => [b.namespace, b.name]),
+      deletedBudgets: [...changes.deletedBudgets.values()].map((b) => [b.namespace, b.name]),
       events: events.map((e) => e.id),
     };
     if (
@@ -94,6 +96,8 @@ export class UnitOfWork {
       !notice.deletedNodes!.length &&
       !notice.pods!.length &&
       !notice.deletedPods!.length &&
+      !notice.budgets!.length &&
+      !notice.deletedBudgets!.length &&
       !notice.events!.length
     )
       return;

@@ -4,6 +4,8 @@ import { attachNodeTable, type NodeTable } from '../../domain/scheduling/node-ta
 import type { ResourceVector, SchedulingNode, Taint } from '../../domain/types';
 import { isActivePhase, type StoredNode, type StoredPod } from '../model/stored-objects';
 import { PodStore } from './pod-store';
+import { BudgetIndex } from './budget-index';
+import type { StoredBudget } from '../model/stored-budget';
 import { SchedulingView } from './scheduling-view';
 
 /**
@@ -29,9 +31,17 @@ export class InventorySnapshot {
   /** Nodes whose `requested` changed since the scheduling view last looked. */
   private readonly resourceChanges = new Set<string>();
   private readonly view = new SchedulingView();
+  /** Disruption budgets, their derived status, and the evicted owned pods they still count. */
+  readonly budgets = new BudgetIndex(this.pods, () => this.version);
 
   /** Replace everything (start-up, or a bulk change such as an import on another replica). */
-  load(nodes: Iterable<StoredNode>, pods: Iterable<StoredPod>): void {
+  load(
+    nodes: Iterable<StoredNode>,
+    pods: Iterable<StoredPod>,
+    budgets: Iterable<StoredBudget> = [],
+    evictedOwned: Iterable<EvictedPod> = [],
+  ): void {
+    this.budgets.load(budgets, evictedOwned);
     this.nodes.clear();
     this.pods.clear();
     this.podsByNode.clear();
@@ -68,12 +78,23 @@ export class InventorySnapshot {
 
   upsertPod(pod: StoredPod): void {
     this.deletePod(pod.namespace, pod.name);
+    this.budgets.podChanged(pod);
     this.insertPod(pod);
     this.touch(false);
   }
 
   removePod(namespace: string, name: string): void {
-    if (this.deletePod(namespace, name)) this.touch(false);
+    const evicted = this.budgets.podRemoved(namespace, name);
+    if (this.deletePod(namespace, name) || evicted) this.touch(false);
+  }
+
+  upsertBudget(budget: StoredBudget): void {
+    this.budgets.upsert(budget);
+    this.touch(false);
+  }
+
+  removeBudget(namespace: string, name: string): void {
+    if (this.budgets.remove(namespace, name)) this.touch(false);
   }
 
   node(name: string): StoredNode | undefined {
@@ -218,6 +239,13 @@ export class InventorySnapshot {
     }
     this.version++;
   }
+}
+
+/** A pod taintwise evicted that has an owner: its budgets still expect it (SEMANTICS B.9.2). */
+export interface EvictedPod {
+  namespace: string;
+  name: string;
+  labels: Record<string, string>;
 }
 
 interface SnapshotNode {

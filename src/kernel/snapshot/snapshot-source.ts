@@ -1,6 +1,9 @@
 import type { Database } from '../persistence/database';
 import type { NodeCondition, ResourceList, Taint, TaintEffect } from '../../domain/types';
 import type { StoredNode, StoredPod } from '../model/stored-objects';
+import type { StoredBudget } from '../model/stored-budget';
+import { toStoredBudget } from '../persistence/repositories/budget.repository';
+import type { EvictedPod } from './inventory-snapshot';
 import { JsonInterner, POD_COLUMNS, POD_TEXT, podsFromTexts, toDate } from '../persistence/repositories/pod-rows';
 
 /**
@@ -12,6 +15,8 @@ import { JsonInterner, POD_COLUMNS, POD_TEXT, podsFromTexts, toDate } from '../p
 export interface InventoryRows {
   nodes: StoredNode[];
   pods: StoredPod[];
+  budgets: StoredBudget[];
+  evictedOwned: EvictedPod[];
 }
 
 type Row = unknown[];
@@ -23,7 +28,9 @@ export async function loadInventory(database: Database): Promise<InventoryRows> 
     const json = new JsonInterner();
     const nodes = await loadNodes(query, json);
     const pods = await loadActivePods(query, json);
-    return { nodes, pods };
+    const budgets = await loadBudgets(query);
+    const evictedOwned = await loadEvictedOwned(query, json);
+    return { nodes, pods, budgets, evictedOwned };
   } finally {
     await release();
   }
@@ -101,4 +108,41 @@ async function loadActivePods(query: Query, json: JsonInterner): Promise<StoredP
     );
   }
   return pods;
+}
+
+async function loadBudgets(query: Query): Promise<StoredBudget[]> {
+  const rows = await query(
+    `SELECT namespace, name, uid, labels::text, min_available::text, max_unavailable::text, selector::text,
+            unhealthy_pod_eviction_policy, generation, resource_version, created_at, updated_at
+     FROM pod_disruption_budgets`,
+  );
+  const parse = (text: unknown) => (text === null ? null : (JSON.parse(String(text)) as unknown));
+  return rows.map((r) =>
+    toStoredBudget({
+      namespace: String(r[0]),
+      name: String(r[1]),
+      uid: String(r[2]),
+      labels: parse(r[3]),
+      minAvailable: parse(r[4]),
+      maxUnavailable: parse(r[5]),
+      selector: parse(r[6]),
+      unhealthyPodEvictionPolicy: r[7] === null ? null : String(r[7]),
+      generation: Number(r[8]),
+      resourceVersion: Number(r[9]),
+      createdAt: toDate(r[10] as Date),
+      updatedAt: toDate(r[11] as Date),
+    }),
+  );
+}
+
+/** Pods taintwise evicted that have an owner: the budgets selecting them still expect them (SEMANTICS B.9.2). */
+async function loadEvictedOwned(query: Query, json: JsonInterner): Promise<EvictedPod[]> {
+  const rows = await query(
+    "SELECT namespace, name, labels::text FROM pods WHERE phase = 'Evicted' AND owner_kind IS NOT NULL",
+  );
+  return rows.map(([namespace, name, labels]) => ({
+    namespace: String(namespace),
+    name: String(name),
+    labels: json.parse(String(labels)) as Record<string, string>,
+  }));
 }

@@ -4,6 +4,7 @@ import { DATABASE } from '../tokens';
 import type { ChangeSet } from '../persistence/change-set';
 import { NodeRepository } from '../persistence/repositories/node.repository';
 import { PodRepository } from '../persistence/repositories/pod.repository';
+import { BudgetRepository } from '../persistence/repositories/budget.repository';
 import { InventorySnapshot } from './inventory-snapshot';
 import { loadInventory } from './snapshot-source';
 
@@ -14,6 +15,8 @@ export interface ChangeNotice {
   deletedNodes?: string[];
   pods?: Array<[string, string]>;
   deletedPods?: Array<[string, string]>;
+  budgets?: Array<[string, string]>;
+  deletedBudgets?: Array<[string, string]>;
   events?: string[];
   reload?: boolean;
 }
@@ -33,6 +36,7 @@ export class SnapshotService implements OnApplicationBootstrap {
     @Inject(DATABASE) private readonly database: Database,
     private readonly nodes: NodeRepository,
     private readonly pods: PodRepository,
+    private readonly budgets: BudgetRepository,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -41,8 +45,8 @@ export class SnapshotService implements OnApplicationBootstrap {
 
   async reload(): Promise<void> {
     const started = performance.now();
-    const { nodes, pods } = await loadInventory(this.database);
-    this.snapshot.load(nodes, pods);
+    const { nodes, pods, budgets, evictedOwned } = await loadInventory(this.database);
+    this.snapshot.load(nodes, pods, budgets, evictedOwned);
     this.loaded = true;
     this.logger.log({
       msg: 'snapshot loaded',
@@ -62,6 +66,8 @@ export class SnapshotService implements OnApplicationBootstrap {
     for (const node of changes.upsertedNodes.values()) this.snapshot.upsertNode(node);
     for (const { namespace, name } of changes.deletedPods.values()) this.snapshot.removePod(namespace, name);
     for (const pod of changes.upsertedPods.values()) this.snapshot.upsertPod(pod);
+    for (const { namespace, name } of changes.deletedBudgets.values()) this.snapshot.removeBudget(namespace, name);
+    for (const budget of changes.upsertedBudgets.values()) this.snapshot.upsertBudget(budget);
   }
 
   /** Another replica's commit: re-read the named objects (the database is the truth). */
@@ -80,6 +86,12 @@ export class SnapshotService implements OnApplicationBootstrap {
       const pod = await this.pods.findByKey(db, namespace, name);
       if (pod) this.snapshot.upsertPod(pod);
       else this.snapshot.removePod(namespace, name);
+    }
+    for (const [namespace, name] of notice.deletedBudgets ?? []) this.snapshot.removeBudget(namespace, name);
+    for (const [namespace, name] of notice.budgets ?? []) {
+      const budget = await this.budgets.findByKey(db, namespace, name);
+      if (budget) this.snapshot.upsertBudget(budget);
+      else this.snapshot.removeBudget(namespace, name);
     }
   }
 }

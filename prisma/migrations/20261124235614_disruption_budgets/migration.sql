@@ -9,6 +9,9 @@ ADD COLUMN     "respect_budgets" BOOLEAN NOT NULL DEFAULT false;
 -- AlterTable
 ALTER TABLE "pods" ADD COLUMN     "labels" JSONB NOT NULL DEFAULT '{}';
 
+-- AlterTable
+ALTER TABLE "taints" ADD COLUMN     "respect_budgets" BOOLEAN NOT NULL DEFAULT false;
+
 -- CreateTable
 CREATE TABLE "pod_disruption_budgets" (
     "id" UUID NOT NULL,
