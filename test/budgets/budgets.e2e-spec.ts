@@ -179,8 +179,8 @@ describe.each(testModes())('disruption budgets and the Eviction API (%s)', (mode
     const bad = await app.graphql(
       `mutation { putDisruptionBudget(namespace: "shop", name: "gql2", budget: { minAvailable: "x%" }) { name } }`,
     );
-    expect(bad.body.errors[0].extensions.code).toBe('UNPROCESSABLE_ENTITY');
-    expect(bad.body.errors[0].message).toContain('spec.minAvailable: Invalid value: "x%"');
+    expect(bad.body.errors![0].extensions.code).toBe('UNPROCESSABLE_ENTITY');
+    expect(bad.body.errors![0].message).toContain('spec.minAvailable: Invalid value: "x%"');
     const listed = await app.graphql(
       `{ disruptionBudgets(namespace: "shop") { edges { node { name minAvailable maxUnavailable status { disruptionsAllowed } } } } }`,
     );
