@@ -1,5 +1,6 @@
 import type { FilterPlugin } from '../domain/scheduling/filter-reason';
 import type { TaintEffect } from '../domain/types';
+import type { BudgetImpactView, WorkloadImpactView } from './disruption-impact';
 
 /**
  * The answers of the decision endpoints (API.md "Decisions"), shared by REST and GraphQL. Times are
@@ -45,6 +46,9 @@ export interface TaintImpactEvictionView {
   action: 'EvictNow' | 'EvictAfter';
   afterSeconds: number;
   evictAt: Date;
+  /** With `replacement: true`: where the pod would go if re-created now; null when nowhere (see `unplacedReason`). */
+  placement?: { node: string } | null;
+  unplacedReason?: string;
 }
 
 export interface TaintImpactAnswer {
@@ -56,6 +60,11 @@ export interface TaintImpactAnswer {
   schedulablePending: Array<{ pod: PodRef }>;
   /** Removals that match nothing on a node: kubectl would refuse the command; the what-if ignores them there. */
   warnings: string[];
+  /** Every disruption budget selecting an evicted pod (first page only when paged). */
+  budgets: BudgetImpactView[];
+  /** With `replacement: true`: per workload (owner) evicted / re-placed / stranded, and the stranded pods. */
+  workloads?: WorkloadImpactView[];
+  stranded?: PodRef[];
   /** Paged answers (`limit`): the token for the next page, absent on the last one. */
   continue?: string;
   /** Paged answers: evictions and tolerating pods after this page. */

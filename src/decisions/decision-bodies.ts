@@ -30,6 +30,8 @@ export const taintImpactBodySchema = z.strictObject({
   /** Pages over evictions then tolerating pods (taint-impact-paging.ts). */
   limit: z.number().int().min(1).max(MAX_TAINT_IMPACT_LIMIT).optional(),
   continue: z.string().min(1).max(4096).optional(),
+  /** Where each evicted pod would go, per workload, and the stranded ones (disruption-impact.ts). */
+  replacement: z.boolean().optional(),
 });
 
 export const tolerationMatchBodySchema = z.strictObject({

@@ -21,6 +21,7 @@ import { matchOptionsOf } from './decision-requests';
 import { groupPendingPods, pendingImpact, type PendingGroup } from './pending-impact';
 import { decodeTaintImpactCursor, pageTaintImpact } from './taint-impact-paging';
 import { summarizeTaintImpact, type TaintImpactSummary } from './taint-impact-summary';
+import { budgetImpact, rePlacementImpact, type ImpactEviction } from './disruption-impact';
 
 /**
  * POST /v1/decisions/taint-impact: what a taint change would do to bound and pending pods, answered from
@@ -60,12 +61,14 @@ export class TaintImpactService {
     const cursor = input.continue !== undefined ? decodeTaintImpactCursor(input.continue) : undefined;
     if (cursor && input.limit === undefined) throw continueNeedsLimit();
     const impact = this.computeTaintImpact(input, cursor?.at);
+    const disruption = this.disruptionOf(impact, input.replacement === true);
     const present = (e: (typeof impact.evictions)[number]) => ({
       pod: refOf(e.pod.ref),
       node: e.node,
       action: e.action,
       afterSeconds: e.afterSeconds,
       evictAt: e.evictAt,
+      ...disruption.placementOf(e),
     });
     const presentTolerating = (t: (typeof impact.tolerating)[number]) => ({ pod: refOf(t.pod.ref), node: t.node });
     const pendingLists = {
@@ -79,6 +82,7 @@ export class TaintImpactService {
         tolerating: impact.tolerating.map(presentTolerating),
         ...pendingLists,
         warnings: impact.warnings,
+        ...disruption.reports,
       };
     }
     // Paged: pending pods and warnings come with the first page only; every page keeps the first one's `at`.
@@ -96,8 +100,8 @@ export class TaintImpactService {
       evictions: page.evictions.map(present),
       tolerating: page.tolerating.map(presentTolerating),
       ...(cursor
-        ? { unschedulablePending: [], schedulablePending: [], warnings: [] }
-        : { ...pendingLists, warnings: impact.warnings }),
+        ? { unschedulablePending: [], schedulablePending: [], warnings: [], budgets: [] }
+        : { ...pendingLists, warnings: impact.warnings, ...disruption.reports }),
       ...(page.continue !== undefined ? { continue: page.continue } : {}),
       remainingItemCount: page.remainingItemCount,
     };
@@ -176,7 +180,31 @@ export class TaintImpactService {
 
     const partition = partitionTaintImpact(bound, at, this.matchOptions);
     const pending = pendingImpact(this.pendingGroupsOf(snapshot), snapshot.schedulingNodes(), before, after);
-    return { at, evictions: partition.evictions, tolerating: partition.tolerating, pending, warnings };
+    return { at, evictions: partition.evictions, tolerating: partition.tolerating, pending, warnings, after, snapshot };
+  }
+
+  /**
+   * The disruption reports (SEMANTICS B.9.4–B.9.5): budgets always (cheap: per label set, per namespace);
+   * re-placement only when asked, since it places every evicted pod in turn.
+   */
+  private disruptionOf(impact: ReturnType<TaintImpactService['computeTaintImpact']>, replacement: boolean) {
+    const evictions: ImpactEviction[] = impact.evictions.map((e) => ({
+      pod: e.pod.ref,
+      node: e.node,
+      action: e.action,
+      evictAt: e.evictAt,
+    }));
+    const budgets = budgetImpact(impact.snapshot, evictions);
+    if (!replacement) return { reports: { budgets }, placementOf: () => ({}) };
+    const placed = rePlacementImpact(impact.snapshot, evictions, impact.after, this.matchOptions);
+    const byEviction = new Map(impact.evictions.map((e, i) => [e, placed.placements[i]]));
+    return {
+      reports: { budgets, workloads: placed.workloads, stranded: placed.stranded },
+      placementOf: (e: (typeof impact.evictions)[number]) => {
+        const outcome = byEviction.get(e)!;
+        return { placement: outcome.placement, ...(outcome.reason ? { unplacedReason: outcome.reason } : {}) };
+      },
+    };
   }
 
   /** All nodes, the named ones (404 listing the unknown names), or those the label selector picks; by name. */

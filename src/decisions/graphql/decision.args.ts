@@ -53,6 +53,11 @@ export class TaintImpactPageArgs extends TaintImpactArgs {
     description: 'The `continue` of the previous page (same arguments and limit)',
   })
   continue?: string | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Also place each evicted pod on the nodes as they would be (placement, workloads, stranded)',
+  })
+  replacement?: boolean | null;
 }
 
 @ArgsType()
@@ -74,9 +79,10 @@ export function feasibleNodesBody(args: FeasibleNodesArgs): Record<string, unkno
 }
 
 export function taintImpactBody(
-  args: TaintImpactArgs & Partial<Pick<TaintImpactPageArgs, 'limit' | 'continue'>>,
+  args: TaintImpactArgs & Partial<Pick<TaintImpactPageArgs, 'limit' | 'continue' | 'replacement'>>,
 ): Record<string, unknown> {
   return {
+    ...(present(args.replacement) ? { replacement: args.replacement } : {}),
     ...(present(args.limit) ? { limit: args.limit } : {}),
     ...(present(args.continue) ? { continue: args.continue } : {}),
     taints: args.taints,

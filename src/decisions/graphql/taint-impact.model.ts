@@ -16,6 +16,48 @@ export class TaintImpactEvictionModel {
   @Field(() => EvictionActionEnum, { description: 'EvictNow or EvictAfter' }) action!: EvictionActionEnum;
   @Field(() => Int, { description: 'Seconds from `at` until evictAt (0 for EvictNow)' }) afterSeconds!: number;
   @Field(() => GraphQLISODateTime) evictAt!: Date;
+  @Field(() => PlacementModel, {
+    nullable: true,
+    description: 'With replacement: where the pod would go if re-created now; null when nowhere',
+  })
+  placement?: PlacementModel | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'With placement null: the FitError message, or why not re-placed',
+  })
+  unplacedReason?: string;
+}
+
+@ObjectType('Placement')
+export class PlacementModel {
+  @Field() node!: string;
+}
+
+@ObjectType('BudgetImpact', { description: 'A disruption budget selecting an evicted pod (SEMANTICS B.9.4)' })
+export class BudgetImpactModel {
+  @Field() namespace!: string;
+  @Field() name!: string;
+  @Field(() => Int, { description: 'before the change' }) disruptionsAllowed!: number;
+  @Field(() => Int) desiredHealthy!: number;
+  @Field(() => Int) currentHealthy!: number;
+  @Field(() => Int) evictedNow!: number;
+  @Field(() => Int) evictedTotal!: number;
+  @Field({ description: 'the Running pods evicted in all exceed disruptionsAllowed' }) violated!: boolean;
+}
+
+@ObjectType('WorkloadOwner')
+export class WorkloadOwnerModel {
+  @Field() kind!: string;
+  @Field() name!: string;
+}
+
+@ObjectType('WorkloadImpact')
+export class WorkloadImpactModel {
+  @Field() namespace!: string;
+  @Field(() => WorkloadOwnerModel, { nullable: true }) owner!: WorkloadOwnerModel | null;
+  @Field(() => Int) evicted!: number;
+  @Field(() => Int) rePlaced!: number;
+  @Field(() => Int) stranded!: number;
 }
 
 @ObjectType('PodOnNode')
@@ -49,6 +91,15 @@ export class TaintImpactModel {
   schedulablePending!: PendingPodImpactModel[];
   @Field(() => [String], { description: 'Removals that match nothing on a node (ignored there; kubectl would refuse)' })
   warnings!: string[];
+  @Field(() => [BudgetImpactModel], { complexity: listCost }) budgets!: BudgetImpactModel[];
+  @Field(() => [WorkloadImpactModel], { nullable: true, complexity: listCost, description: 'With replacement' })
+  workloads?: WorkloadImpactModel[];
+  @Field(() => [PodRefModel], {
+    nullable: true,
+    complexity: listCost,
+    description: 'With replacement: pods placed nowhere',
+  })
+  stranded?: PodRefModel[];
   @Field(() => String, {
     nullable: true,
     description: 'With `limit`: the token for the next page (null on the last one)',

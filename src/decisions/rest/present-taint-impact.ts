@@ -23,6 +23,8 @@ export function presentTaintImpact(answer: TaintImpactAnswer) {
       action: e.action,
       afterSeconds: e.afterSeconds,
       evictAt: iso(e.evictAt),
+      ...(e.placement !== undefined ? { placement: e.placement } : {}),
+      ...(e.unplacedReason !== undefined ? { unplacedReason: e.unplacedReason } : {}),
     })),
   };
 }

@@ -23,6 +23,7 @@ export class BudgetIndex {
   /** namespace → pod name → labels, for evicted pods with an owner (not in the pod store: not active). */
   private readonly evictedOwned = new Map<string, Map<string, Labels>>();
   private statuses: { version: number; byKey: Map<string, DisruptionBudgetStatus> } | undefined;
+  private byNamespace: Map<string, IndexedBudget[]> | undefined;
 
   constructor(
     private readonly pods: PodStore,
@@ -31,6 +32,7 @@ export class BudgetIndex {
 
   load(budgets: Iterable<StoredBudget>, evicted: Iterable<{ namespace: string; name: string; labels: Labels }>): void {
     this.byKey.clear();
+    this.byNamespace = undefined;
     this.evictedOwned.clear();
     for (const budget of budgets) this.upsert(budget);
     for (const pod of evicted) this.addEvicted(pod.namespace, pod.name, pod.labels);
@@ -41,6 +43,7 @@ export class BudgetIndex {
   }
 
   upsert(budget: StoredBudget): void {
+    this.byNamespace = undefined;
     this.byKey.set(budgetKey(budget.namespace, budget.name), {
       budget,
       selects: compileBudgetSelector(budget.spec.selector),
@@ -48,6 +51,7 @@ export class BudgetIndex {
   }
 
   remove(namespace: string, name: string): boolean {
+    this.byNamespace = undefined;
     return this.byKey.delete(budgetKey(namespace, name));
   }
 
@@ -77,10 +81,22 @@ export class BudgetIndex {
   /** The budgets of the pod's namespace whose selector matches its labels, by name. */
   selecting(namespace: string, labels: Labels): StoredBudget[] {
     const out: StoredBudget[] = [];
-    for (const indexed of this.byKey.values()) {
-      if (indexed.budget.namespace === namespace && indexed.selects(labels)) out.push(indexed.budget);
+    for (const indexed of this.inNamespace(namespace)) if (indexed.selects(labels)) out.push(indexed.budget);
+    return out;
+  }
+
+  /** The namespace's budgets by name (cached until a budget changes). */
+  private inNamespace(namespace: string): readonly IndexedBudget[] {
+    if (!this.byNamespace) {
+      this.byNamespace = new Map();
+      for (const indexed of this.byKey.values()) {
+        const list = this.byNamespace.get(indexed.budget.namespace);
+        if (list) list.push(indexed);
+        else this.byNamespace.set(indexed.budget.namespace, [indexed]);
+      }
+      for (const list of this.byNamespace.values()) list.sort((a, b) => compareBudgets(a.budget, b.budget));
     }
-    return out.sort(compareBudgets);
+    return this.byNamespace.get(namespace) ?? [];
   }
 
   status(namespace: string, name: string): DisruptionBudgetStatus | undefined {
