@@ -94,6 +94,7 @@ describe.each(testModes())('taint-impact summary and pages (%s)', (mode) => {
     expect(r.status).toBe(200);
     expect(Object.keys(r.body).sort()).toEqual([
       'at',
+      'budgets',
       'evictions',
       'schedulablePending',
       'tolerating',

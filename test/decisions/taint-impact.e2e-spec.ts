@@ -26,6 +26,7 @@ const IMPACT_QUERY = `query($taints: [String!]!, $nodes: [String!], $labelSelect
     unschedulablePending { pod { namespace name } }
     schedulablePending { pod { namespace name } }
     warnings
+    budgets { namespace name disruptionsAllowed desiredHealthy currentHealthy evictedNow evictedTotal violated }
   }
 }`;
 
@@ -85,6 +86,8 @@ describe.each(testModes())('POST /v1/decisions/taint-impact (%s)', (mode) => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       at: AT,
+      // No disruption budget in this inventory (test/budgets covers them).
+      budgets: [],
       evictions: [
         { pod: ref('a'), node: 'm1', action: 'EvictNow', afterSeconds: 0, evictAt: AT },
         // The new taint's timeAdded is `at` (later than boundAt): the clock starts there.
