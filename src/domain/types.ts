@@ -18,6 +18,11 @@ export interface Taint {
   effect: TaintEffect;
   /** When the taint was first added to the node; the eviction clock starts here (A.3). */
   timeAdded?: Date;
+  /**
+   * taintwise: added with `respectDisruptionBudgets` — the evictions this NoExecute taint causes wait while
+   * a disruption budget forbids them (SEMANTICS B.9.6). Present only when true.
+   */
+  respectBudgets?: true;
 }
 
 /**

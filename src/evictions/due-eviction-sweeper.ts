@@ -207,6 +207,14 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
     return result;
   }
 
+  /**
+   * Decides these rows now, in one transaction (the held-eviction release pass names Held rows, which an
+   * ordinary sweep never takes). Rows another transaction holds are skipped, as in every sweep.
+   */
+  async decideRows(ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.batch(ALL, [], ids);
+  }
+
   /** Whether a due Scheduled row is left (committed state, no lock), quarantined ones aside. */
   private async dueRowsLeft(): Promise<boolean> {
     return this.evictions.anyDue(this.uow.db, { now: this.uow.now(), excluded: this.quarantined() });

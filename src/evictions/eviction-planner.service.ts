@@ -11,6 +11,8 @@ import { PodRepository } from '../kernel/persistence/repositories/pod.repository
 import { EvictionRepository, type ScheduledRow } from '../kernel/persistence/repositories/eviction.repository';
 import type { Db } from '../kernel/persistence/prisma-types';
 import { evictionTimerId, type EvictionTimerData } from './eviction-timer-id';
+import { BudgetRepository } from '../kernel/persistence/repositories/budget.repository';
+import { BudgetLedger } from './budget-ledger';
 
 /** How many evictions a change caused (or, for a dry run, would cause). */
 export interface EvictionCounts {
@@ -18,10 +20,16 @@ export interface EvictionCounts {
   scheduled: number;
   cancelled: number;
   retimed: number;
+  /** Due, but held by a disruption budget (taints added with respectDisruptionBudgets). */
+  held: number;
 }
 
+type ToEvict = { pod: StoredPod; decision: EvictionDecision & { action: 'EvictNow' }; row?: ScheduledRow };
+
 interface Plan {
-  toEvict: Array<{ pod: StoredPod; decision: EvictionDecision & { action: 'EvictNow' }; row?: ScheduledRow }>;
+  toEvict: ToEvict[];
+  /** Due evictions a disruption budget holds (SEMANTICS B.9.6), with the budgets that hold them. */
+  toHold: Array<ToEvict & { budgets: string[] }>;
   toCreate: Array<{ id: string; pod: StoredPod; evictAt: Date; taints: Taint[]; reason: string }>;
   toRetime: Array<{ row: ScheduledRow; evictAt: Date; pod: StoredPod; taints: Taint[]; reason: string }>;
   toCancel: Array<{ row: ScheduledRow; pod: StoredPod; reason: string }>;
@@ -46,6 +54,7 @@ export class EvictionPlanner {
   constructor(
     private readonly pods: PodRepository,
     private readonly evictions: EvictionRepository,
+    private readonly budgets: BudgetRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -63,6 +72,7 @@ export class EvictionPlanner {
   ): Promise<void> {
     const plan = await this.plan(db, pods, nodes, now, known);
     await this.evictNow(db, plan.toEvict, nodes, now, changes);
+    await this.hold(db, plan.toHold, nodes, now, changes);
     await this.create(db, plan.toCreate, changes);
     await this.retime(db, plan.toRetime, changes);
     await this.cancel(db, plan.toCancel, now, changes);
@@ -78,12 +88,13 @@ export class EvictionPlanner {
     nodes: ReadonlyMap<string, StoredNode>,
     now: Date,
   ): Promise<EvictionCounts> {
-    const plan = await this.plan(db, pods, nodes, now);
+    const plan = await this.plan(db, pods, nodes, now, undefined, false);
     return {
       immediate: plan.toEvict.length,
       scheduled: plan.toCreate.length,
       cancelled: plan.toCancel.length,
       retimed: plan.toRetime.length,
+      held: plan.toHold.filter((h) => h.row?.status !== 'Held').length,
     };
   }
 
@@ -93,6 +104,7 @@ export class EvictionPlanner {
     nodes: ReadonlyMap<string, StoredNode>,
     now: Date,
     known?: ReadonlyMap<string, ScheduledRow>,
+    lockBudgets = true,
   ): Promise<Plan> {
     const bound = pods.filter((p) => p.nodeName !== null && (p.phase === 'Pending' || p.phase === 'Running'));
     const existing =
@@ -102,7 +114,7 @@ export class EvictionPlanner {
         bound.map((p) => p.uid),
       ));
     const options = { comparisonOperators: this.config.COMPARISON_OPERATORS };
-    const plan: Plan = { toEvict: [], toCreate: [], toRetime: [], toCancel: [] };
+    const plan: Plan = { toEvict: [], toHold: [], toCreate: [], toRetime: [], toCancel: [] };
 
     for (const pod of bound) {
       const node = nodes.get(pod.nodeName!);
@@ -128,7 +140,8 @@ export class EvictionPlanner {
               taints: noExecute,
               reason: reasonFor(decision),
             });
-          else if (row.evictAt.getTime() !== decision.evictAt.getTime())
+          // A held row whose deadline moved into the future is an ordinary Scheduled one again.
+          else if (row.status === 'Held' || row.evictAt.getTime() !== decision.evictAt.getTime())
             plan.toRetime.push({ row, evictAt: decision.evictAt, pod, taints: noExecute, reason: reasonFor(decision) });
           break;
         case 'None':
@@ -141,7 +154,86 @@ export class EvictionPlanner {
           break;
       }
     }
+    await this.gate(db, plan, nodes, lockBudgets);
     return plan;
+  }
+
+  /**
+   * Budget-respecting NoExecute (SEMANTICS B.9.6): of the pods due now, those evicted by a taint added with
+   * `respectDisruptionBudgets` go only while every budget selecting them still allows a disruption; the others
+   * are held. Oldest deadline first, then by name, so the earliest evictions take the allowance first; every
+   * eviction of the transaction (gated or not) counts against the budgets as it is decided.
+   */
+  private async gate(db: Db, plan: Plan, nodes: ReadonlyMap<string, StoredNode>, lockBudgets: boolean): Promise<void> {
+    const respects = (i: ToEvict) =>
+      (nodes.get(i.pod.nodeName!)?.taints ?? []).some(
+        (t) => t.respectBudgets === true && t.key === i.decision.taint.key && t.effect === i.decision.taint.effect,
+      );
+    if (!plan.toEvict.some(respects)) return;
+    const ledger = await BudgetLedger.open(
+      db,
+      this.budgets,
+      plan.toEvict.map((i) => i.pod.namespace),
+      lockBudgets,
+    );
+    const dueAt = (i: ToEvict) =>
+      i.row?.evictAt.getTime() ?? (i.decision.reason === 'expired' ? i.decision.evictAt.getTime() : 0);
+    const ordered = [...plan.toEvict].sort(
+      (a, b) => dueAt(a) - dueAt(b) || compare(a.pod.namespace, b.pod.namespace) || compare(a.pod.name, b.pod.name),
+    );
+    plan.toEvict = [];
+    for (const item of ordered) {
+      const blocking = respects(item) ? ledger.blocking(item.pod) : [];
+      if (blocking.length > 0) {
+        plan.toHold.push({ ...item, budgets: blocking });
+        continue;
+      }
+      ledger.evicted(item.pod);
+      plan.toEvict.push(item);
+    }
+  }
+
+  /**
+   * Holds due evictions (SEMANTICS B.9.6): the row (created for a pod due at once) becomes Held, without a
+   * timer; the held-eviction release pass decides it again when a budget may allow it. An event for each
+   * row that was not held already.
+   */
+  private async hold(
+    db: Db,
+    items: Plan['toHold'],
+    nodes: ReadonlyMap<string, StoredNode>,
+    now: Date,
+    changes: ChangeSet,
+  ): Promise<void> {
+    if (items.length === 0) return;
+    const fresh = items
+      .filter((i) => !i.row)
+      .map((i) => ({
+        id: randomUUID(),
+        podUid: i.pod.uid,
+        namespace: i.pod.namespace,
+        podName: i.pod.name,
+        nodeName: i.pod.nodeName!,
+        taints: (nodes.get(i.pod.nodeName!)?.taints ?? []).filter((t) => t.effect === 'NoExecute'),
+        evictAt: i.decision.reason === 'expired' ? i.decision.evictAt : now,
+        reason: reasonFor(i.decision),
+        timerId: null,
+      }));
+    await this.evictions.insert(db, fresh, { status: 'Scheduled' });
+    const ids = new Map(fresh.map((r) => [r.podUid, r.id]));
+    const rows = items.map((i) => ({ id: i.row?.id ?? ids.get(i.pod.uid)!, heldBy: i.budgets, item: i }));
+    await this.evictions.hold(db, rows, now);
+    for (const { id, heldBy, item } of rows) {
+      if (item.row?.status === 'Held') continue;
+      if (item.row?.timerId) changes.cancelTimer(item.row.timerId);
+      changes.event({
+        type: 'EvictionHeld',
+        subjectKind: 'Pod',
+        subjectName: `${item.pod.namespace}/${item.pod.name}`,
+        data: { evictionId: id, node: item.pod.nodeName, budgets: heldBy, reason: reasonFor(item.decision) },
+      });
+      changes.evictions.held += 1;
+    }
   }
 
   /** Cancels the Scheduled rows of pods that left their node (unbound, deleted, evicted elsewhere). */
@@ -221,6 +313,15 @@ export class EvictionPlanner {
   ): Promise<void> {
     if (items.length === 0) return;
     const withRow = items.filter((i) => i.row);
+    for (const i of withRow) {
+      if (i.row!.status !== 'Held') continue;
+      changes.event({
+        type: 'EvictionReleased',
+        subjectKind: 'Pod',
+        subjectName: `${i.pod.namespace}/${i.pod.name}`,
+        data: { evictionId: i.row!.id, node: i.pod.nodeName },
+      });
+    }
     await this.evictions.finish(
       db,
       withRow.map((i) => i.row!.id),
@@ -383,3 +484,7 @@ function reasonFor(decision: EvictionDecision): string {
 }
 
 export type { ScheduledRow };
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

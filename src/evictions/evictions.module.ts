@@ -8,6 +8,7 @@ import { EvictionsResolver } from './graphql/evictions.resolver';
 import { EvictionsController } from './rest/evictions.controller';
 import { EvictionApiController } from './rest/eviction-api.controller';
 import { EvictionApiService } from './eviction-api.service';
+import { HeldEvictionReleaser } from './held-eviction-releaser';
 
 /**
  * The durable NoExecute engine (issue 5): the timer handler (worker) and the due-eviction sweeper
@@ -25,6 +26,7 @@ import { EvictionApiService } from './eviction-api.service';
     EvictionReconciler,
     EvictionsResolver,
     EvictionApiService,
+    HeldEvictionReleaser,
   ],
   exports: [EvictionReconciler, EvictionWorker, DueEvictionSweeper, EvictionApiService],
 })

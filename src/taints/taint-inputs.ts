@@ -11,6 +11,8 @@ export const applyTaintsSchema = z.strictObject({
   taints: z.array(z.string().max(4096)).max(100),
   overwrite: z.boolean().optional(),
   dryRun: z.boolean().optional(),
+  /** The NoExecute taints added evict only while disruption budgets allow (SEMANTICS B.9.6). */
+  respectDisruptionBudgets: z.boolean().optional(),
 });
 export type ApplyTaintsBody = z.infer<typeof applyTaintsSchema>;
 

@@ -76,12 +76,12 @@ export class TaintMutationService {
     const selection = nodeSelectionOf(parsed);
     const matches = selection.kind === 'labelSelector' ? compileLabelSelector(selection.selector) : () => true;
     const specs = parseTaintSpecs(parsed.taints);
-    const options = { overwrite: parsed.overwrite ?? false };
+    const options = { overwrite: parsed.overwrite ?? false, respect: parsed.respectDisruptionBudgets === true };
 
     if (parsed.dryRun) {
       const db = this.uow.db;
       const now = this.uow.now();
-      const outcomes = this.decide(await this.selectNodes(db, selection, matches), specs, options.overwrite, now);
+      const outcomes = this.decide(await this.selectNodes(db, selection, matches), specs, options, now);
       const changed = outcomes.filter((o) => o.changed);
       const bound = await this.pods.findActiveOnNodes(
         db,
@@ -100,12 +100,7 @@ export class TaintMutationService {
       const names = await this.candidateNames(tx, selection, matches);
       await this.nodes.lock(tx, names);
       const now = this.uow.now();
-      const outcomes = this.decide(
-        await this.selectNodes(tx, selection, matches, names),
-        specs,
-        options.overwrite,
-        now,
-      );
+      const outcomes = this.decide(await this.selectNodes(tx, selection, matches, names), specs, options, now);
       // Every changed node in three statements, then every bound pod of them in one planner call.
       const changed = outcomes.filter((o) => o.changed);
       const written = await this.nodes.replaceTaints(
@@ -233,10 +228,17 @@ export class TaintMutationService {
    * Every node's new taints, or the first refusal (kubectl stops at the first failing node; so do we, and write
    * nothing).
    */
-  private decide(nodes: StoredNode[], specs: TaintChanges, overwrite: boolean, now: Date): Outcome[] {
+  private decide(
+    nodes: StoredNode[],
+    specs: TaintChanges,
+    options: { overwrite: boolean; respect: boolean },
+    now: Date,
+  ): Outcome[] {
+    const overwrite = options.overwrite;
     return nodes.map((node) => {
       // a refusal (KubectlTaintError, naming the node) leaves through the one error mapper, toAppError
       const applied = applyTaintChanges(node.name, node.taints, specs, { overwrite, now });
+      if (options.respect) markRespectingBudgets(applied.taints, specs);
       return {
         before: node,
         after: { ...node, taints: applied.taints },
@@ -286,4 +288,13 @@ function sameConditions(a: readonly NodeCondition[], b: readonly NodeCondition[]
 function sameTaints(a: readonly Taint[], b: readonly Taint[]): boolean {
   const sig = (t: Taint) => `${t.key}\u0000${t.effect}\u0000${t.value ?? ''}\u0000${t.timeAdded?.getTime() ?? ''}`;
   return a.length === b.length && a.every((t, i) => sig(t) === sig(b[i]));
+}
+
+/** The NoExecute taints this request adds carry `respectBudgets` (SEMANTICS B.9.6); the node's others keep theirs. */
+function markRespectingBudgets(taints: Taint[], specs: TaintChanges): void {
+  for (const taint of taints) {
+    if (taint.effect !== 'NoExecute') continue;
+    if (specs.add.some((added) => added.key === taint.key && added.effect === taint.effect))
+      taint.respectBudgets = true;
+  }
 }

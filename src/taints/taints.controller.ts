@@ -30,6 +30,12 @@ const APPLY_TAINTS_BODY = {
       default: false,
       description: 'compute the answer (evictions included) and write nothing',
     },
+    respectDisruptionBudgets: {
+      type: 'boolean',
+      default: false,
+      description:
+        'the NoExecute taints added evict a pod only while every disruption budget selecting it allows a disruption; the others are held (status Held) and released, oldest first, when budgets allow (SEMANTICS B.9.6)',
+    },
   },
 };
 

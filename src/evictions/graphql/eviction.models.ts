@@ -22,6 +22,9 @@ export class EvictionRecordModel {
   @Field(() => GraphQLISODateTime, { nullable: true }) executedAt!: Date | null;
   @Field(() => GraphQLISODateTime, { nullable: true }) cancelledAt!: Date | null;
   @Field() reason!: string;
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Held: since when a disruption budget holds it' })
+  heldAt!: Date | null;
+  @Field(() => [String], { description: 'Held: the budgets that hold it (namespace/name)' }) heldBy!: string[];
 }
 
 export const EvictionConnectionModel = connectionType(

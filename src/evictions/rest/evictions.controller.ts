@@ -14,7 +14,7 @@ export const EVICTION_SCHEMA = {
     },
     node: { type: 'string' },
     taints: { type: 'array', items: TAINT_SCHEMA, description: 'the NoExecute taints on the node when it was decided' },
-    status: { type: 'string', enum: ['Scheduled', 'Executed', 'Cancelled', 'Failed'] },
+    status: { type: 'string', enum: ['Scheduled', 'Held', 'Executed', 'Cancelled', 'Failed'] },
     createdAt: { type: 'string', format: 'date-time' },
     evictAt: {
       type: 'string',
@@ -24,6 +24,8 @@ export const EVICTION_SCHEMA = {
     executedAt: { type: 'string', format: 'date-time' },
     cancelledAt: { type: 'string', format: 'date-time' },
     reason: { type: 'string', example: 'untolerated NoExecute taint maintenance:NoExecute' },
+    heldAt: { type: 'string', format: 'date-time', description: 'Held rows: since when a disruption budget holds it' },
+    heldBy: { type: 'array', items: { type: 'string' }, description: 'Held rows: the budgets (namespace/name)' },
   },
 };
 
@@ -37,7 +39,7 @@ export class EvictionsController {
     summary: 'Eviction history',
     description: 'Newest first. An executed eviction unbound its pod (nodeName null, phase Evicted).',
   })
-  @ApiQuery({ name: 'status', required: false, enum: ['Scheduled', 'Executed', 'Cancelled', 'Failed'] })
+  @ApiQuery({ name: 'status', required: false, enum: ['Scheduled', 'Held', 'Executed', 'Cancelled', 'Failed'] })
   @ApiQuery({ name: 'node', required: false })
   @ApiQuery({ name: 'namespace', required: false })
   @ApiQuery({ name: 'limit', required: false, example: 500 })

@@ -84,7 +84,7 @@ const EXAMPLE_RESULT: ImportResult = {
         'taints[0].effect: Unsupported value: "NoScheduled": supported values: "NoSchedule", "PreferNoSchedule", "NoExecute"',
     },
   ],
-  evictions: { immediate: 0, scheduled: 0, cancelled: 0, retimed: 0 },
+  evictions: { immediate: 0, scheduled: 0, cancelled: 0, retimed: 0, held: 0 },
   notes: ['skipped 2 object(s) of other kinds: 2 Service'],
   summary: {
     documents: 1,

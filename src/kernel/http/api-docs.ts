@@ -171,5 +171,6 @@ export const EVICTION_COUNTS_SCHEMA = {
     scheduled: { type: 'integer', example: 5 },
     cancelled: { type: 'integer', example: 0 },
     retimed: { type: 'integer', example: 0 },
+    held: { type: 'integer', example: 0, description: 'due evictions a disruption budget holds' },
   },
 };

@@ -8,5 +8,6 @@ import type { Taint } from '../../domain/types';
 export function taintToJson(t: Taint): Record<string, unknown> {
   const json: Record<string, unknown> = { key: t.key, value: t.value ?? '', effect: t.effect };
   if (t.timeAdded) json.timeAdded = t.timeAdded.toISOString();
+  if (t.respectBudgets) json.respectDisruptionBudgets = true;
   return json;
 }

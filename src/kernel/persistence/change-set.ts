@@ -30,7 +30,7 @@ export class ChangeSet {
   readonly timersToSchedule = new Map<string, DelayedJob>();
   readonly timersToCancel = new Set<string>();
   readonly events: PendingEvent[] = [];
-  evictions = { immediate: 0, scheduled: 0, cancelled: 0, retimed: 0 };
+  evictions = { immediate: 0, scheduled: 0, cancelled: 0, retimed: 0, held: 0 };
   /** Set by bulk operations: other replicas reload everything instead of object by object. */
   bulk = false;
 

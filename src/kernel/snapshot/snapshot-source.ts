@@ -53,13 +53,17 @@ async function arrayQuery(database: Database): Promise<{ query: Query; release: 
 
 async function loadNodes(query: Query, json: JsonInterner): Promise<StoredNode[]> {
   const taintRows = await query(
-    'SELECT node_name, key, value, effect::text, time_added FROM taints ORDER BY node_name, position',
+    'SELECT node_name, key, value, effect::text, time_added, respect_budgets FROM taints ORDER BY node_name, position',
   );
   const taintsByNode = new Map<string, Taint[]>();
-  for (const [node, key, value, effect, timeAdded] of taintRows as Array<[string, string, string, string, Date]>) {
+  for (const [node, key, value, effect, timeAdded, respect] of taintRows as Array<
+    [string, string, string, string, Date, boolean]
+  >) {
     let list = taintsByNode.get(node);
     if (!list) taintsByNode.set(node, (list = []));
-    list.push({ key, value, effect: effect as TaintEffect, timeAdded: toDate(timeAdded) });
+    const taint: Taint = { key, value, effect: effect as TaintEffect, timeAdded: toDate(timeAdded) };
+    if (respect === true || (respect as unknown) === 't') taint.respectBudgets = true;
+    list.push(taint);
   }
   const rows = await query(
     'SELECT name, labels::text, unschedulable, conditions::text, allocatable::text, resource_version, created_at, updated_at FROM nodes',

@@ -34,4 +34,9 @@ export class ApplyTaintsInput {
   taints!: string[];
   @Field({ nullable: true }) overwrite?: boolean;
   @Field({ nullable: true }) dryRun?: boolean;
+  @Field({
+    nullable: true,
+    description: 'the NoExecute taints added evict only while disruption budgets allow; the rest are held',
+  })
+  respectDisruptionBudgets?: boolean;
 }

@@ -25,6 +25,8 @@ export enum EvictionActionEnum {
 
 export enum EvictionStatusEnum {
   Scheduled = 'Scheduled',
+  /** Due, but waiting for a disruption budget (respectDisruptionBudgets). */
+  Held = 'Held',
   Cancelled = 'Cancelled',
   Executed = 'Executed',
   Failed = 'Failed',

@@ -6,4 +6,6 @@ export class EvictionCountsModel {
   @Field(() => Int, { description: 'new Scheduled evictions' }) scheduled!: number;
   @Field(() => Int, { description: 'Scheduled evictions cancelled' }) cancelled!: number;
   @Field(() => Int, { description: 'Scheduled evictions whose evictAt moved' }) retimed!: number;
+  @Field(() => Int, { description: 'Due evictions a disruption budget holds (respectDisruptionBudgets)' })
+  held!: number;
 }

@@ -6,12 +6,17 @@ import { json, type Db } from '../prisma-types';
 /** Above this many rows, one statement with one JSON document replaces createMany. */
 const BULK_ROWS = 100;
 
-/** A Scheduled eviction row, as the planner reads it (or as a caller that already locked it passes it). */
+/**
+ * A pending eviction row — Scheduled, or Held by a disruption budget (SEMANTICS B.9.6) — as the planner reads
+ * it (or as a caller that already locked it passes it).
+ */
 export interface ScheduledRow {
   id: string;
   podUid: string;
   evictAt: Date;
   timerId: string | null;
+  /** Default Scheduled. */
+  status?: 'Scheduled' | 'Held';
 }
 
 /** A Scheduled row as SQL returns it (`id::text`, the time as a Date or text depending on the adapter). */
@@ -20,10 +25,17 @@ export interface ScheduledRowText {
   pod_uid: string;
   evict_at: Date | string;
   timer_id: string | null;
+  status?: string;
 }
 
 export function scheduledRow(r: ScheduledRowText): ScheduledRow {
-  return { id: r.id, podUid: r.pod_uid, evictAt: new Date(r.evict_at), timerId: r.timer_id };
+  return {
+    id: r.id,
+    podUid: r.pod_uid,
+    evictAt: new Date(r.evict_at),
+    timerId: r.timer_id,
+    status: r.status === 'Held' ? 'Held' : 'Scheduled',
+  };
 }
 
 /**
@@ -47,8 +59,12 @@ export interface DueRow extends ScheduledRow {
   podName: string;
 }
 
-/** The due-row condition with fixed parameters ($1 now, $2 excluded, $3 limit, $4 parts, $5 part, $6 only). */
-const DUE = `status = 'Scheduled' AND evict_at <= $1::timestamptz AND NOT (id = ANY($2::uuid[]))
+/**
+ * The due-row condition with fixed parameters ($1 now, $2 excluded, $3 limit, $4 parts, $5 part, $6 only).
+ * Held rows are due too, but only when named (`only`): the held-eviction release pass names them, oldest
+ * first; an ordinary sweep would otherwise take the same held rows again and again.
+ */
+const DUE = `(status = 'Scheduled' OR ($6::uuid[] IS NOT NULL AND status = 'Held')) AND evict_at <= $1::timestamptz AND NOT (id = ANY($2::uuid[]))
   AND ($4::int <= 1 OR (hashtext(node_name) & ($4::int - 1)) = $5::int)
   AND ($6::uuid[] IS NULL OR id = ANY($6::uuid[]))`;
 
@@ -69,7 +85,7 @@ export interface NewEvictionRow {
   timerId: string | null;
 }
 
-export const EVICTION_STATUSES = ['Scheduled', 'Executed', 'Cancelled', 'Failed'] as const;
+export const EVICTION_STATUSES = ['Scheduled', 'Held', 'Executed', 'Cancelled', 'Failed'] as const;
 export type EvictionStatus = (typeof EVICTION_STATUSES)[number];
 
 /** An eviction as the API shows it (API.md "Evictions"). */
@@ -84,6 +100,9 @@ export interface StoredEviction {
   executedAt: Date | null;
   cancelledAt: Date | null;
   reason: string;
+  /** Held rows: since when, and the budgets that hold them (namespace/name). */
+  heldAt: Date | null;
+  heldBy: string[];
 }
 
 export interface EvictionFilter {
@@ -132,7 +151,8 @@ export class EvictionRepository {
   async findScheduledByPodUids(db: Db, uids: readonly string[]): Promise<Map<string, ScheduledRow>> {
     if (uids.length === 0) return new Map();
     const rows = await db.$queryRawUnsafe<ScheduledRowText[]>(
-      `SELECT id::text AS id, pod_uid, evict_at, timer_id FROM evictions WHERE status = 'Scheduled' AND pod_uid = ANY($1::text[])`,
+      `SELECT id::text AS id, pod_uid, evict_at, timer_id, status::text AS status FROM evictions
+       WHERE status IN ('Scheduled', 'Held') AND pod_uid = ANY($1::text[])`,
       [...uids],
     );
     return new Map(rows.map((r) => [r.pod_uid, scheduledRow(r)]));
@@ -192,13 +212,13 @@ export class EvictionRepository {
     );
   }
 
-  /** Scheduled rows that end now: Executed or Cancelled at `at` (a row no longer Scheduled is left alone). */
+  /** Pending rows that end now: Executed or Cancelled at `at` (a row no longer pending is left alone). */
   async finish(db: Db, ids: readonly string[], status: 'Executed' | 'Cancelled', at: Date): Promise<void> {
     if (ids.length === 0) return;
     const column = status === 'Executed' ? 'executed_at' : 'cancelled_at';
     await db.$executeRawUnsafe(
       `UPDATE evictions SET status = $3::"EvictionStatus", ${column} = $2::timestamptz
-       WHERE id = ANY($1::uuid[]) AND status = 'Scheduled'`,
+       WHERE id = ANY($1::uuid[]) AND status IN ('Scheduled', 'Held')`,
       [...ids],
       at.toISOString(),
       status,
@@ -212,15 +232,50 @@ export class EvictionRepository {
   ): Promise<void> {
     if (rows.length === 0) return;
     await db.$executeRawUnsafe(
-      `UPDATE evictions AS e SET evict_at = u.evict_at, timer_id = u.timer_id, reason = u.reason, taints = u.taints::jsonb
+      `UPDATE evictions AS e SET evict_at = u.evict_at, timer_id = u.timer_id, reason = u.reason, taints = u.taints::jsonb,
+         status = 'Scheduled', held_at = NULL, held_by = NULL
        FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::text[], $5::text[]) AS u(id, evict_at, timer_id, reason, taints)
-       WHERE e.id = u.id AND e.status = 'Scheduled'`,
+       WHERE e.id = u.id AND e.status IN ('Scheduled', 'Held')`,
       rows.map((r) => r.id),
       rows.map((r) => r.evictAt.toISOString()),
       rows.map((r) => r.timerId),
       rows.map((r) => r.reason),
       rows.map((r) => JSON.stringify(r.taints.map(taintToJson))),
     );
+  }
+
+  /**
+   * Rows a disruption budget holds (SEMANTICS B.9.6): `Held` since the first time (kept when held again), the
+   * budgets that hold them, no timer (a release pass, not a deadline, moves them).
+   */
+  async hold(db: Db, rows: ReadonlyArray<{ id: string; heldBy: readonly string[] }>, at: Date): Promise<void> {
+    if (rows.length === 0) return;
+    await db.$executeRawUnsafe(
+      `UPDATE evictions AS e SET status = 'Held', held_at = coalesce(e.held_at, $3::timestamptz), held_by = u.held_by::jsonb,
+         timer_id = NULL, respect_budgets = true
+       FROM unnest($1::uuid[], $2::text[]) AS u(id, held_by)
+       WHERE e.id = u.id AND e.status IN ('Scheduled', 'Held')`,
+      rows.map((r) => r.id),
+      rows.map((r) => JSON.stringify(r.heldBy)),
+      at.toISOString(),
+    );
+  }
+
+  /** Held rows, oldest hold first, a page after `after` (the release pass). */
+  async heldPage(
+    db: Db,
+    after: { heldAt: Date; id: string } | undefined,
+    take: number,
+  ): Promise<Array<{ id: string; heldAt: Date }>> {
+    const rows = await db.$queryRawUnsafe<Array<{ id: string; held_at: Date | string }>>(
+      `SELECT id::text AS id, held_at FROM evictions WHERE status = 'Held'
+         AND ($1::timestamptz IS NULL OR (held_at, id) > ($1::timestamptz, $2::uuid))
+       ORDER BY held_at, id LIMIT $3`,
+      after ? after.heldAt.toISOString() : null,
+      after ? after.id : null,
+      take,
+    );
+    return rows.map((r) => ({ id: r.id, heldAt: new Date(r.held_at) }));
   }
 
   /** Scheduled rows by id, a page after `afterId`: the reconciler compares them with the armed timers. */
@@ -253,7 +308,7 @@ export class EvictionRepository {
     const rows = await db.$queryRawUnsafe<
       Array<ScheduledRowText & { node_name: string; namespace: string; pod_name: string }>
     >(
-      `SELECT id::text AS id, pod_uid, node_name, namespace, pod_name, evict_at, timer_id FROM evictions
+      `SELECT id::text AS id, pod_uid, node_name, namespace, pod_name, evict_at, timer_id, status::text AS status FROM evictions
        WHERE ${DUE} AND node_name = ANY($7::text[])
        ORDER BY evict_at LIMIT $3 FOR UPDATE SKIP LOCKED`,
       ...dueParameters(due),
@@ -290,6 +345,8 @@ type EvictionRow = {
   executedAt: Date | null;
   cancelledAt: Date | null;
   reason: string;
+  heldAt?: Date | null;
+  heldBy?: unknown;
 };
 
 function toStoredEviction(row: EvictionRow): StoredEviction {
@@ -312,6 +369,8 @@ function toStoredEviction(row: EvictionRow): StoredEviction {
     executedAt: row.executedAt,
     cancelledAt: row.cancelledAt,
     reason: row.reason,
+    heldAt: row.heldAt ?? null,
+    heldBy: (row.heldBy ?? []) as string[],
   };
 }
 
@@ -326,6 +385,7 @@ export function presentEviction(e: StoredEviction): Record<string, unknown> {
     evictAt: e.evictAt.toISOString(),
     ...(e.executedAt ? { executedAt: e.executedAt.toISOString() } : {}),
     ...(e.cancelledAt ? { cancelledAt: e.cancelledAt.toISOString() } : {}),
+    ...(e.heldAt ? { heldAt: e.heldAt.toISOString(), heldBy: e.heldBy } : {}),
     reason: e.reason,
   };
 }

@@ -139,15 +139,28 @@ export class NodeRepository {
     const out = new Map<string, Taint[]>();
     for (const chunk of chunks(names, CHUNK * 4)) {
       const rows = await db.$queryRawUnsafe<
-        Array<{ node_name: string; key: string; value: string; effect: string; time_added: Date | string }>
+        Array<{
+          node_name: string;
+          key: string;
+          value: string;
+          effect: string;
+          time_added: Date | string;
+          respect_budgets: boolean;
+        }>
       >(
-        'SELECT node_name, key, value, effect::text AS effect, time_added FROM taints WHERE node_name = ANY($1::text[]) ORDER BY node_name, position',
+        'SELECT node_name, key, value, effect::text AS effect, time_added, respect_budgets FROM taints WHERE node_name = ANY($1::text[]) ORDER BY node_name, position',
         [...chunk],
       );
       for (const r of rows) {
         let list = out.get(r.node_name);
         if (!list) out.set(r.node_name, (list = []));
-        list.push({ key: r.key, value: r.value, effect: r.effect as TaintEffect, timeAdded: toDate(r.time_added) });
+        list.push({
+          key: r.key,
+          value: r.value,
+          effect: r.effect as TaintEffect,
+          timeAdded: toDate(r.time_added),
+          ...(r.respect_budgets ? { respectBudgets: true as const } : {}),
+        });
       }
     }
     return out;
@@ -251,23 +264,31 @@ export class NodeRepository {
     for (const chunk of chunks(taints, CHUNK)) {
       await db.$executeRawUnsafe(
         // text[] then a cast per row: the embedded adapter cannot send an array of an enum type
-        `INSERT INTO taints (node_name, key, value, effect, time_added, position)
-         SELECT t.node_name, t.key, t.value, t.effect::"TaintEffect", t.time_added, t.position
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::int[])
-           AS t(node_name, key, value, effect, time_added, position)`,
+        `INSERT INTO taints (node_name, key, value, effect, time_added, position, respect_budgets)
+         SELECT t.node_name, t.key, t.value, t.effect::"TaintEffect", t.time_added, t.position, t.respect_budgets
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::int[], $7::boolean[])
+           AS t(node_name, key, value, effect, time_added, position, respect_budgets)`,
         chunk.map((x) => x.node),
         chunk.map((x) => x.t.key),
         chunk.map((x) => x.t.value ?? ''),
         chunk.map((x) => x.t.effect),
         chunk.map((x) => (x.t.timeAdded ?? now).toISOString()),
         chunk.map((x) => x.position),
+        chunk.map((x) => x.t.respectBudgets === true),
       );
     }
   }
 }
 
 function taintRow(t: Taint, position: number) {
-  return { key: t.key, value: t.value ?? '', effect: t.effect, timeAdded: t.timeAdded ?? new Date(), position };
+  return {
+    key: t.key,
+    value: t.value ?? '',
+    effect: t.effect,
+    timeAdded: t.timeAdded ?? new Date(),
+    position,
+    respectBudgets: t.respectBudgets === true,
+  };
 }
 
 type NodeRow = {
@@ -279,7 +300,7 @@ type NodeRow = {
   resourceVersion: number;
   createdAt: Date;
   updatedAt: Date;
-  taints: Array<{ key: string; value: string; effect: string; timeAdded: Date }>;
+  taints: Array<{ key: string; value: string; effect: string; timeAdded: Date; respectBudgets?: boolean }>;
 };
 
 export function toStoredNode(row: NodeRow): StoredNode {
@@ -291,6 +312,7 @@ export function toStoredNode(row: NodeRow): StoredNode {
       value: t.value,
       effect: t.effect as TaintEffect,
       timeAdded: t.timeAdded,
+      ...(t.respectBudgets ? { respectBudgets: true as const } : {}),
     })),
     unschedulable: row.unschedulable,
     conditions: ((row.conditions ?? []) as Array<NodeCondition & { lastTransitionTime?: string }>).map((c) => ({
