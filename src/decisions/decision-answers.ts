@@ -1,6 +1,5 @@
 import type { FilterPlugin } from '../domain/scheduling/filter-reason';
 import type { TaintEffect } from '../domain/types';
-import type { BudgetImpactView, WorkloadImpactView } from './disruption-impact';
 
 /**
  * The answers of the decision endpoints (API.md "Decisions"), shared by REST and GraphQL. Times are
@@ -38,6 +37,29 @@ export interface FeasibleNodesAnswer {
   feasibleCount: number;
   message: string;
   nodes: NodeDecisionView[];
+}
+
+export interface WorkloadImpactView {
+  namespace: string;
+  /** The pods' owner (ownerReferences' controller); null for bare pods. */
+  owner: { kind: string; name: string } | null;
+  evicted: number;
+  rePlaced: number;
+  stranded: number;
+}
+
+export interface BudgetImpactView {
+  namespace: string;
+  name: string;
+  /** The budget's allowance before the change. */
+  disruptionsAllowed: number;
+  desiredHealthy: number;
+  currentHealthy: number;
+  /** Its pods the change evicts at once, and in all (at once and later). */
+  evictedNow: number;
+  evictedTotal: number;
+  /** Whether the healthy (Running) pods evicted in all exceed the allowance: the budget would be broken. */
+  violated: boolean;
 }
 
 export interface TaintImpactEvictionView {

@@ -4,7 +4,7 @@ import type { MatchOptions } from '../domain/tolerations/tolerates-taint';
 import type { SchedulingNode } from '../domain/types';
 import type { StoredPod } from '../kernel/model/stored-objects';
 import type { InventorySnapshot } from '../kernel/snapshot/inventory-snapshot';
-import type { PodRef } from './decision-answers';
+import type { BudgetImpactView, PodRef, WorkloadImpactView } from './decision-answers';
 
 /** An eviction of the what-if, as these reports read it. */
 export interface ImpactEviction {
@@ -21,29 +21,6 @@ export interface PlacementOutcome {
   placement: PlacementView;
   /** With `placement: null`: the FitError message, or why the pod is not re-placed at all. */
   reason?: string;
-}
-
-export interface WorkloadImpactView {
-  namespace: string;
-  /** The pods' owner (ownerReferences' controller); null for bare pods. */
-  owner: { kind: string; name: string } | null;
-  evicted: number;
-  rePlaced: number;
-  stranded: number;
-}
-
-export interface BudgetImpactView {
-  namespace: string;
-  name: string;
-  /** The budget's allowance before the change. */
-  disruptionsAllowed: number;
-  desiredHealthy: number;
-  currentHealthy: number;
-  /** Its pods the change evicts at once, and in all (at once and later). */
-  evictedNow: number;
-  evictedTotal: number;
-  /** Whether the healthy (Running) pods evicted in all exceed the allowance: the budget would be broken. */
-  violated: boolean;
 }
 
 const NOT_RE_PLACED: Record<string, string> = {

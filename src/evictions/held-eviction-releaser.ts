@@ -47,11 +47,11 @@ export class HeldEvictionReleaser implements OnApplicationBootstrap, OnApplicati
 
   onApplicationBootstrap(): void {
     this.subscription = this.bus.events.subscribe((event) => {
-      if (TRIGGERS.has(event.type)) this.request();
+      if (TRIGGERS.has(event.type)) void this.request();
     });
-    this.interval = setInterval(() => this.request(), SAFETY_INTERVAL_MS);
+    this.interval = setInterval(() => void this.request(), SAFETY_INTERVAL_MS);
     this.interval.unref();
-    this.request();
+    void this.request();
   }
 
   onApplicationShutdown(): void {

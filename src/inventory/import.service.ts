@@ -12,6 +12,9 @@ import {
   validatePodSpecObject,
 } from '../domain/validation/validate-objects';
 import { EvictionPlanner, type EvictionCounts } from '../evictions/eviction-planner.service';
+import { validateDisruptionBudget } from '../domain/disruption/validate-budget';
+import { BudgetRepository } from '../kernel/persistence/repositories/budget.repository';
+import type { BudgetInput } from './import/map-budget';
 import { chunks } from '../kernel/persistence/repositories/sql-batches';
 import type { Actor, ChangeSet } from '../kernel/persistence/change-set';
 import type { Db } from '../kernel/persistence/prisma-types';
@@ -40,6 +43,8 @@ export interface ImportResult {
   format: ManifestFormat;
   nodes: { created: number; updated: number };
   pods: { created: number; updated: number };
+  /** policy/v1 PodDisruptionBudgets (SEMANTICS B.9.1 validates them). */
+  budgets: { created: number; updated: number };
   /** Objects of other kinds, counted by kind (Event, Service, ReplicaSet...). */
   skipped: SkippedKind[];
   /**
@@ -79,7 +84,11 @@ interface ImportWrites {
 }
 
 interface ImportOutcome {
-  counts: { nodes: { created: number; updated: number }; pods: { created: number; updated: number } };
+  counts: {
+    nodes: { created: number; updated: number };
+    pods: { created: number; updated: number };
+    budgets: { created: number; updated: number };
+  };
   podsOnUnknownNodes: PodWrite[];
 }
 
@@ -112,6 +121,7 @@ export class ImportService {
     private readonly uow: UnitOfWork,
     private readonly nodes: NodeRepository,
     private readonly pods: PodRepository,
+    private readonly budgets: BudgetRepository,
     private readonly planner: EvictionPlanner,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -166,6 +176,7 @@ export class ImportService {
       format: parsed.format,
       nodes: result.counts.nodes,
       pods: result.counts.pods,
+      budgets: result.counts.budgets,
       skipped: parsed.skipped,
       errors,
       evictions: { ...changes.evictions },
@@ -204,10 +215,31 @@ export class ImportService {
     const storedPods = await this.pods.upsertPods(run.tx, pods, run.now);
     for (const { pod } of storedPods) run.changes.pod(pod);
     await this.replan(run, { storedNodes, storedPods, existing, previousTaints, targetNames, knownNodes });
+    const budgets = await this.writeBudgets(run, parsed.budgets);
     return {
-      counts: { nodes: createdAndUpdated(storedNodes), pods: createdAndUpdated(storedPods) },
+      counts: { nodes: createdAndUpdated(storedNodes), pods: createdAndUpdated(storedPods), budgets },
       podsOnUnknownNodes: pods.filter((p) => p.nodeName !== null && !knownNodes.has(p.nodeName)),
     };
+  }
+
+  /** The valid budgets, created or replaced (an invalid one is left out with Kubernetes' errors). */
+  private async writeBudgets(
+    run: ImportRun,
+    budgets: readonly BudgetInput[],
+  ): Promise<{ created: number; updated: number }> {
+    const valid = budgets.filter((b) => {
+      const problems = [...validateLabels(b.labels, 'metadata.labels'), ...validateDisruptionBudget(b)];
+      if (problems.length) run.errors.push(...itemErrors('PodDisruptionBudget', `${b.namespace}/${b.name}`, problems));
+      return problems.length === 0;
+    });
+    const existing = new Set((await this.budgets.findAll(run.tx)).map((b) => `${b.namespace}/${b.name}`));
+    const stored = await this.budgets.upsertMany(
+      run.tx,
+      valid.map((b) => ({ ...b, uid: b.uid ?? randomUUID() })),
+    );
+    for (const budget of stored) run.changes.budget(budget);
+    const created = valid.filter((b) => !existing.has(`${b.namespace}/${b.name}`)).length;
+    return { created, updated: valid.length - created };
   }
 
   /** A new pod may not take a uid another stored pod has: it is left out with an error. */
@@ -374,7 +406,11 @@ function hasNoExecute(taints: ReadonlyArray<{ effect: string }>): boolean {
 }
 
 /** Kubernetes field errors of one item → import errors naming the item. */
-function itemErrors(kind: 'Node' | 'Pod', name: string, problems: readonly FieldError[]): ImportItemError[] {
+function itemErrors(
+  kind: 'Node' | 'Pod' | 'PodDisruptionBudget',
+  name: string,
+  problems: readonly FieldError[],
+): ImportItemError[] {
   return problems.map((e) => ({ kind, name, field: e.field, message: formatFieldError(e) }));
 }
 

@@ -187,3 +187,75 @@ describe.each(testModes())('disruption budgets and the Eviction API (%s)', (mode
     expect(listed.body.data.disruptionBudgets.edges.map((e: any) => e.node.name)).toEqual(['db-a', 'gql', 'web']);
   });
 });
+
+// Issue 13: budgets come in with the inventory — `kubectl get pdb -A -o json`, and Lists mixing kinds.
+describe.each(testModes())('importing disruption budgets (%s)', (mode) => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(mode);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('imports budgets from a List mixing kinds, validates them, and counts them', async () => {
+    const list = {
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [
+        { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } },
+        {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: {
+            name: 'web-1',
+            namespace: 'shop',
+            labels: { app: 'web' },
+            ownerReferences: [{ kind: 'ReplicaSet', name: 'web-rs', controller: true }],
+          },
+          spec: { nodeName: 'n1', containers: [{ name: 'c' }] },
+          status: { phase: 'Running' },
+        },
+        {
+          apiVersion: 'policy/v1',
+          kind: 'PodDisruptionBudget',
+          metadata: { name: 'web', namespace: 'shop', uid: 'pdb-uid-1' },
+          spec: { maxUnavailable: '50%', selector: { matchLabels: { app: 'web' } } },
+        },
+        {
+          apiVersion: 'policy/v1',
+          kind: 'PodDisruptionBudget',
+          metadata: { name: 'bad', namespace: 'shop' },
+          spec: { minAvailable: 1, maxUnavailable: 1 },
+        },
+      ],
+    };
+    const r = await app.request('POST', '/v1/import', JSON.stringify(list), { 'content-type': 'application/json' });
+    expect(r.status).toBe(200);
+    expect(r.body.budgets).toEqual({ created: 1, updated: 0 });
+    expect(r.body.summary.budgets).toBe(2);
+    expect(r.body.errors).toEqual([
+      expect.objectContaining({
+        kind: 'PodDisruptionBudget',
+        name: 'shop/bad',
+        message: expect.stringContaining('minAvailable and maxUnavailable cannot be both set'),
+      }),
+    ]);
+    const budget = await app.request('GET', '/v1/namespaces/shop/poddisruptionbudgets/web');
+    expect(budget.body).toMatchObject({
+      metadata: { uid: 'pdb-uid-1' },
+      spec: { maxUnavailable: '50%' },
+      status: { expectedPods: 1, currentHealthy: 1, desiredHealthy: 0, disruptionsAllowed: 1 },
+    });
+    // A second import of the same budget replaces it.
+    const again = await app.request(
+      'POST',
+      '/v1/import',
+      JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [list.items[2]] }),
+      {
+        'content-type': 'application/json',
+      },
+    );
+    expect(again.body.budgets).toEqual({ created: 0, updated: 1 });
+  });
+});

@@ -74,7 +74,7 @@ describe.each(testModes())('burst of evictions due together (%s)', (mode) => {
     const r = await app.request('POST', '/v1/taints', { labelSelector: 'pool=burst', taints: ['maint:NoExecute'] });
     const commitMs = Date.now() - started;
     expect(r.status).toBe(200);
-    expect(r.body.evictions).toEqual({ immediate, scheduled: total, cancelled: 0, retimed: 0 });
+    expect(r.body.evictions).toEqual({ immediate, scheduled: total, cancelled: 0, retimed: 0, held: 0 });
     const timeAdded = Date.parse(r.body.nodes[0].taints[0].timeAdded);
     const evictAt = timeAdded + SECONDS * 1000;
     // Timers are armed after COMMIT in the background (TimerWrites): once written, every timer is

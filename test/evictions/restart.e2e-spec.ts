@@ -49,7 +49,7 @@ describe.each(testModes())('restart after SIGKILL (%s)', (mode) => {
       tolerations: [noExecute('maint', 25)],
     });
     const tainted = await call(url, 'POST', '/v1/taints', { nodes: ['r1'], taints: ['maint:NoExecute'] });
-    expect(tainted.evictions).toEqual({ immediate: 0, scheduled: 2, cancelled: 0, retimed: 0 });
+    expect(tainted.evictions).toEqual({ immediate: 0, scheduled: 2, cancelled: 0, retimed: 0, held: 0 });
     const timeAdded = Date.parse(tainted.nodes[0].taints[0].timeAdded);
     if (mode === 'embedded')
       expect(readFileSync(join(env.DATA_DIR, 'pglite.lock'), 'utf8')).toBe(String(server.process.pid));

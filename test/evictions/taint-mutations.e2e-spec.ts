@@ -22,7 +22,7 @@ describe.each(testModes())('taint mutations (%s)', (mode) => {
       taints: ['dedicated=gpu:NoSchedule', 'soft:PreferNoSchedule'],
     });
     expect(r.dryRun).toBe(false);
-    expect(r.evictions).toEqual({ immediate: 0, scheduled: 0, cancelled: 0, retimed: 0 });
+    expect(r.evictions).toEqual({ immediate: 0, scheduled: 0, cancelled: 0, retimed: 0, held: 0 });
     expect(r.nodes.map((n: any) => [n.name, n.changed, n.operation])).toEqual([
       ['n1', true, 'tainted'],
       ['n2', true, 'tainted'],
@@ -103,7 +103,7 @@ describe.each(testModes())('taint mutations (%s)', (mode) => {
     const nodeBefore = (await app.request('GET', '/v1/nodes/n2')).body;
     const r = await taint(app, { nodes: ['n2'], taints: ['maintenance:NoExecute'], dryRun: true });
     expect(r.dryRun).toBe(true);
-    expect(r.evictions).toEqual({ immediate: 1, scheduled: 1, cancelled: 0, retimed: 0 });
+    expect(r.evictions).toEqual({ immediate: 1, scheduled: 1, cancelled: 0, retimed: 0, held: 0 });
     expect(r.nodes[0].taints[0]).toMatchObject({ key: 'maintenance', effect: 'NoExecute' });
     expect((await app.request('GET', '/v1/nodes/n2')).body).toEqual(nodeBefore);
     expect((await getPod(app, 'default', 'victim')).nodeName).toBe('n2');
@@ -112,7 +112,7 @@ describe.each(testModes())('taint mutations (%s)', (mode) => {
 
   it('NoExecute evicts the untolerating pod at once, schedules the tolerating one, leaves the forever one', async () => {
     const r = await taint(app, { nodes: ['n2'], taints: ['maintenance:NoExecute'] });
-    expect(r.evictions).toEqual({ immediate: 1, scheduled: 1, cancelled: 0, retimed: 0 });
+    expect(r.evictions).toEqual({ immediate: 1, scheduled: 1, cancelled: 0, retimed: 0, held: 0 });
     const victim = await getPod(app, 'default', 'victim');
     expect(victim).toMatchObject({ nodeName: null, phase: 'Evicted' });
     expect((await getPod(app, 'default', 'forever')).nodeName).toBe('n2');
@@ -135,7 +135,7 @@ describe.each(testModes())('taint mutations (%s)', (mode) => {
     // n1 and n3 do not have it: kubectl refuses, atomically
     expect(String(r)).toContain('404');
     const ok = await taint(app, { nodes: ['n2'], taints: ['maintenance-'] });
-    expect(ok.evictions).toEqual({ immediate: 0, scheduled: 0, cancelled: 1, retimed: 0 });
+    expect(ok.evictions).toEqual({ immediate: 0, scheduled: 0, cancelled: 1, retimed: 0, held: 0 });
     const patient = (await evictions(app, 'status=Cancelled'))[0];
     expect(patient).toMatchObject({ pod: { namespace: 'default', name: 'patient' }, status: 'Cancelled' });
     expect(patient.cancelledAt).toBeDefined();
@@ -149,7 +149,7 @@ describe.each(testModes())('taint mutations (%s)', (mode) => {
     expect(c.body.node.taints).toEqual([
       expect.objectContaining({ key: 'node.kubernetes.io/unschedulable', value: '', effect: 'NoSchedule' }),
     ]);
-    expect(c.body.evictions).toEqual({ immediate: 0, scheduled: 0, cancelled: 0, retimed: 0 });
+    expect(c.body.evictions).toEqual({ immediate: 0, scheduled: 0, cancelled: 0, retimed: 0, held: 0 });
     const again = await app.request('POST', '/v1/nodes/n3/cordon');
     expect(again.body.changed).toBe(false);
     const u = await app.request('POST', '/v1/nodes/n3/uncordon');

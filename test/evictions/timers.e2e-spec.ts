@@ -26,10 +26,10 @@ describe.each(testModes())('eviction timers (%s)', (mode) => {
     await putPod(app, 'ns-a', 'zero', { nodeName: 'a1', tolerations: [noExecute('maint', 0)] });
     // NoSchedule / PreferNoSchedule evict nobody
     const soft = await taint(app, { nodes: ['a1'], taints: ['maint:NoSchedule', 'maint:PreferNoSchedule'] });
-    expect(soft.evictions).toEqual({ immediate: 0, scheduled: 0, cancelled: 0, retimed: 0 });
+    expect(soft.evictions).toEqual({ immediate: 0, scheduled: 0, cancelled: 0, retimed: 0, held: 0 });
 
     const r = await taint(app, { nodes: ['a1'], taints: ['maint:NoExecute'] });
-    expect(r.evictions).toEqual({ immediate: 2, scheduled: 2, cancelled: 0, retimed: 0 });
+    expect(r.evictions).toEqual({ immediate: 2, scheduled: 2, cancelled: 0, retimed: 0, held: 0 });
     const timeAdded = Date.parse(r.nodes[0].taints.find((t: any) => t.effect === 'NoExecute').timeAdded);
     expect((await getPod(app, 'ns-a', 'none')).phase).toBe('Evicted');
     expect((await getPod(app, 'ns-a', 'zero')).phase).toBe('Evicted');
@@ -72,7 +72,7 @@ describe.each(testModes())('eviction timers (%s)', (mode) => {
     await putPod(app, 'ns-b', 'p', { nodeName: 'b1', tolerations: [noExecute('maint', 1)] });
     await taint(app, { nodes: ['b1'], taints: ['maint:NoExecute'] });
     const removed = await taint(app, { nodes: ['b1'], taints: ['maint-'] });
-    expect(removed.evictions).toEqual({ immediate: 0, scheduled: 0, cancelled: 1, retimed: 0 });
+    expect(removed.evictions).toEqual({ immediate: 0, scheduled: 0, cancelled: 1, retimed: 0, held: 0 });
     await sleep(1800);
     expect((await getPod(app, 'ns-b', 'p')).nodeName).toBe('b1');
     const rows = await rowsFor('b1');
@@ -147,7 +147,7 @@ describe.each(testModes())('eviction timers (%s)', (mode) => {
     expect(down.body.node.conditions).toEqual([
       expect.objectContaining({ type: 'Ready', status: 'False', reason: 'KubeletNotReady' }),
     ]);
-    expect(down.body.evictions).toEqual({ immediate: 0, scheduled: 2, cancelled: 0, retimed: 0 });
+    expect(down.body.evictions).toEqual({ immediate: 0, scheduled: 2, cancelled: 0, retimed: 0, held: 0 });
     const stamped = Date.parse(down.body.node.taints[1].timeAdded);
     expect(stamped).toBeGreaterThanOrEqual(reported - 1000);
     const web = (await rowsFor('e1')).find((e) => e.pod.name === 'web');
@@ -161,7 +161,7 @@ describe.each(testModes())('eviction timers (%s)', (mode) => {
     expect(same.body.changed).toBe(false);
     const up = await app.request('PUT', '/v1/nodes/e1/conditions', [{ type: 'Ready', status: 'True' }]);
     expect(up.body.node.taints).toEqual([]);
-    expect(up.body.evictions).toEqual({ immediate: 0, scheduled: 0, cancelled: 1, retimed: 0 });
+    expect(up.body.evictions).toEqual({ immediate: 0, scheduled: 0, cancelled: 1, retimed: 0, held: 0 });
     expect((await getPod(app, 'ns-e', 'web')).nodeName).toBe('e1');
     expect((await rowsFor('e1')).find((e) => e.pod.name === 'web').status).toBe('Cancelled');
   });

@@ -315,7 +315,7 @@ describe.each(testModes())('POST /v1/import (%s)', (mode) => {
         ),
       );
       expect(r.status).toBe(200);
-      expect(r.body.evictions).toEqual({ immediate: 1, scheduled: 1, cancelled: 0, retimed: 0 });
+      expect(r.body.evictions).toEqual({ immediate: 1, scheduled: 1, cancelled: 0, retimed: 0, held: 0 });
       expect((await app.request('GET', '/v1/namespaces/evict/pods/intolerant')).body).toMatchObject({
         nodeName: null,
         phase: 'Evicted',
@@ -326,7 +326,7 @@ describe.each(testModes())('POST /v1/import (%s)', (mode) => {
       });
       // Importing the node again without the taint cancels the scheduled eviction.
       const cleared = await post(list(node('drain-me')));
-      expect(cleared.body.evictions).toEqual({ immediate: 0, scheduled: 0, cancelled: 1, retimed: 0 });
+      expect(cleared.body.evictions).toEqual({ immediate: 0, scheduled: 0, cancelled: 1, retimed: 0, held: 0 });
     });
 
     it('decides the imported pods bound to a stored NoExecute node the import does not name (and only them)', async () => {
@@ -355,7 +355,7 @@ describe.each(testModes())('POST /v1/import (%s)', (mode) => {
         ),
       );
       // already-there keeps its own eviction untouched
-      expect(r.body.evictions).toEqual({ immediate: 1, scheduled: 1, cancelled: 0, retimed: 0 });
+      expect(r.body.evictions).toEqual({ immediate: 1, scheduled: 1, cancelled: 0, retimed: 0, held: 0 });
       expect((await app.request('GET', '/v1/namespaces/evict/pods/late-intolerant')).body.phase).toBe('Evicted');
       expect((await app.request('GET', '/v1/namespaces/evict/pods/already-there')).body).toMatchObject({
         nodeName: 'stored-drain',

@@ -32,6 +32,7 @@ export class ImportSummaryModel {
   @Field(() => Int) items!: number;
   @Field(() => Int) nodes!: number;
   @Field(() => Int) pods!: number;
+  @Field(() => Int, { description: 'policy/v1 PodDisruptionBudgets' }) budgets!: number;
   @Field(() => [KeyValue], { description: 'pods per phase (value: the count)' }) podsByPhase!: KeyValue[];
   @Field(() => Int) inactivePods!: number;
   @Field(() => Int) unboundPods!: number;
@@ -49,6 +50,7 @@ export class ImportResultModel {
   @Field({ description: 'json, json-stream (kubectl cluster-info dump) or yaml' }) format!: string;
   @Field(() => ImportCounts) nodes!: ImportCounts;
   @Field(() => ImportCounts) pods!: ImportCounts;
+  @Field(() => ImportCounts, { description: 'policy/v1 PodDisruptionBudgets' }) budgets!: ImportCounts;
   @Field(() => [SkippedKindModel]) skipped!: SkippedKindModel[];
   @Field(() => [ImportItemErrorModel]) errors!: ImportItemErrorModel[];
   @Field(() => EvictionCountsModel) evictions!: EvictionCountsModel;

@@ -12,6 +12,7 @@ import type { ImportError, NodeInput, PodInput } from './inventory-input';
 import { flatten, join, itemKind, type FlatItem } from './flatten-documents';
 import { mapNode, nameOf } from './map-node';
 import { mapPod, podNameOf, type MappedPod } from './map-pod';
+import { budgetNameOf, mapBudget, type BudgetInput } from './map-budget';
 
 export interface SkippedKind {
   kind: string;
@@ -24,6 +25,8 @@ export interface ImportSummary {
   items: number;
   nodes: number;
   pods: number;
+  /** policy/v1 PodDisruptionBudgets. */
+  budgets: number;
   podsByPhase: Record<string, number>;
   /** Pods whose phase is neither Pending nor Running: imported, but they hold no resources on a node. */
   inactivePods: number;
@@ -39,6 +42,7 @@ export interface ImportSummary {
 export interface MapResult {
   nodes: NodeInput[];
   pods: PodInput[];
+  budgets: BudgetInput[];
   /** Items of other kinds (Event, Service, ReplicaSet...), counted by kind, in order of first appearance. */
   skipped: SkippedKind[];
   errors: ImportError[];
@@ -52,6 +56,8 @@ interface Collection {
   errors: ImportError[];
   nodes: NodeInput[];
   pods: PodInput[];
+  budgets: BudgetInput[];
+  budgetKeys: Map<string, number>;
   skipped: Map<string, number>;
   summary: ImportSummary;
   /** The item index each node name / pod key was first seen at (duplicates are left out). */
@@ -77,6 +83,7 @@ function emptyCollection(documents: number): Collection {
     items: 0,
     nodes: 0,
     pods: 0,
+    budgets: 0,
     podsByPhase: {},
     inactivePods: 0,
     unboundPods: 0,
@@ -85,7 +92,17 @@ function emptyCollection(documents: number): Collection {
     skipped: 0,
     errors: 0,
   };
-  return { errors: [], nodes: [], pods: [], skipped: new Map(), summary, nodeNames: new Map(), podKeys: new Map() };
+  return {
+    errors: [],
+    nodes: [],
+    pods: [],
+    budgets: [],
+    skipped: new Map(),
+    summary,
+    nodeNames: new Map(),
+    podKeys: new Map(),
+    budgetKeys: new Map(),
+  };
 }
 
 /** One item: an error when it is no object or of no known kind, counted when skipped, else mapped. */
@@ -109,6 +126,7 @@ function collectItem(item: FlatItem, now: Date, c: Collection): void {
   }
   if (kind === 'Node') collectNode(item, item.value, c);
   else if (kind === 'Pod') collectPod(item, item.value, now, c);
+  else if (kind === 'PodDisruptionBudget') collectBudget(item, item.value, c);
   else c.skipped.set(kind, (c.skipped.get(kind) ?? 0) + 1);
 }
 
@@ -131,10 +149,19 @@ function collectPod(item: FlatItem, value: Obj, now: Date, c: Collection): void 
   countPod(c.summary, result);
 }
 
+function collectBudget(item: FlatItem, value: Obj, c: Collection): void {
+  const p = new Problems();
+  const budget = mapBudget(value, p);
+  const name = budget ? `${budget.namespace}/${budget.name}` : budgetNameOf(value);
+  if (!budget || !p.empty) return reportProblems(item, 'PodDisruptionBudget', name, p, c);
+  if (isDuplicate(item, 'PodDisruptionBudget', name!, c.budgetKeys, c)) return;
+  c.budgets.push(budget);
+}
+
 /** A second object with a name already seen is left out, with an error naming the first. */
 function isDuplicate(
   item: FlatItem,
-  kind: 'Node' | 'Pod',
+  kind: 'Node' | 'Pod' | 'PodDisruptionBudget',
   name: string,
   seen: Map<string, number>,
   c: Collection,
@@ -157,7 +184,7 @@ function isDuplicate(
 
 function reportProblems(
   item: FlatItem,
-  kind: 'Node' | 'Pod',
+  kind: 'Node' | 'Pod' | 'PodDisruptionBudget',
   name: string | undefined,
   p: Problems,
   c: Collection,
@@ -187,10 +214,11 @@ function finish(c: Collection): MapResult {
   const { nodes, pods, errors, summary } = c;
   summary.nodes = nodes.length;
   summary.pods = pods.length;
+  summary.budgets = c.budgets.length;
   const skipped = [...c.skipped].map(([kind, count]) => ({ kind, count }));
   summary.skipped = skipped.reduce((n, s) => n + s.count, 0);
   summary.errors = errors.length;
-  return { nodes, pods, skipped, errors, summary, notes: notesFor(summary, skipped) };
+  return { nodes, pods, budgets: c.budgets, skipped, errors, summary, notes: notesFor(summary, skipped) };
 }
 
 function notesFor(summary: ImportSummary, skipped: SkippedKind[]): string[] {

@@ -74,6 +74,7 @@ const EXAMPLE_RESULT: ImportResult = {
   format: 'json',
   nodes: { created: 7, updated: 0 },
   pods: { created: 20, updated: 0 },
+  budgets: { created: 0, updated: 0 },
   skipped: [{ kind: 'Service', count: 2 }],
   errors: [
     {
@@ -91,6 +92,7 @@ const EXAMPLE_RESULT: ImportResult = {
     items: 30,
     nodes: 8,
     pods: 20,
+    budgets: 0,
     podsByPhase: { Running: 18, Pending: 2 },
     inactivePods: 0,
     unboundPods: 2,

@@ -51,5 +51,5 @@ export class AppError extends Error {
   }
 }
 
-/** Resources as Kubernetes names them in NotFound / AlreadyExists (`poddisruptionbudgets.policy` for the policy group). */
+/** Resources as Kubernetes names them in NotFound / AlreadyExists (`<plural>.<group>` outside the core group). */
 export type KubeResource = 'nodes' | 'pods' | 'poddisruptionbudgets.policy';

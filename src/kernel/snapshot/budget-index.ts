@@ -154,7 +154,8 @@ export class BudgetIndex {
       if (healthy) counts.healthy++;
     };
     // Active pods (Pending and Running) are the pod store's; Running stands for Ready.
-    for (const slot of this.pods.slotsIn(namespace)) add(this.pods.labelsOf(slot), this.pods.phaseOf(slot) === 'Running');
+    for (const slot of this.pods.slotsIn(namespace))
+      add(this.pods.labelsOf(slot), this.pods.phaseOf(slot) === 'Running');
     for (const labels of this.evictedOwned.get(namespace)?.values() ?? []) add(labels, false);
     return groups;
   }
@@ -167,5 +168,13 @@ export class BudgetIndex {
 }
 
 function compareBudgets(a: StoredBudget, b: StoredBudget): number {
-  return a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  return a.namespace < b.namespace
+    ? -1
+    : a.namespace > b.namespace
+      ? 1
+      : a.name < b.name
+        ? -1
+        : a.name > b.name
+          ? 1
+          : 0;
 }
