@@ -13,6 +13,9 @@ import { BudgetRepository, type BudgetWrite } from '../kernel/persistence/reposi
 import { UnitOfWork } from '../kernel/persistence/unit-of-work';
 import { SnapshotService } from '../kernel/snapshot/snapshot.service';
 import { budgetBodySchema, type BudgetBody } from './budget-body';
+import { presentBudget, type PresentedBudget } from './present-budget';
+
+export type { PresentedBudget };
 
 const CONFLICT = (name: string) =>
   new AppError(
@@ -40,6 +43,11 @@ export class BudgetService {
 
   status(budget: StoredBudget): DisruptionBudgetStatus | undefined {
     return this.snapshots.snapshot.budgets.status(budget.namespace, budget.name);
+  }
+
+  /** The budget as policy/v1 shows it, with its current status (REST and the Kubernetes API alike). */
+  present(budget: StoredBudget): PresentedBudget {
+    return presentBudget(budget, this.status(budget));
   }
 
   /** By namespace then name, in pages (`limit`, `continue`). */
@@ -141,12 +149,11 @@ export class BudgetService {
     const write = budgetWrite(namespace, name, body);
     const errors = [...validateLabels(write.labels, 'metadata.labels'), ...validateDisruptionBudget(write)];
     if (errors.length) {
-      throw AppError.invalid(
-        'PodDisruptionBudget',
-        name,
-        errors,
-        formatInvalidObject('PodDisruptionBudget', name, errors),
-      );
+      throw new AppError('Invalid', formatInvalidObject('PodDisruptionBudget', name, errors), errors, {
+        object: { kind: 'PodDisruptionBudget', name },
+        // the Kubernetes API's Status details: kubectl prints `The PodDisruptionBudget "x" is invalid: ...`
+        kube: { name, group: 'policy', kind: 'PodDisruptionBudget' },
+      });
     }
     return write;
   }

@@ -57,7 +57,8 @@ export class PodService {
     name: string,
     body: unknown,
     actor: Actor,
-    options: { createOnly?: boolean } = {},
+    /** `replaceEvicted`: an evicted pod of that name is gone (the Kubernetes API's view): create anew. */
+    options: { createOnly?: boolean; replaceEvicted?: boolean } = {},
   ): Promise<{ pod: StoredPod; created: boolean }> {
     const parsed = parseBody(podBodySchema, body, `Pod "${name}"`);
     for (const [field, given, expected] of [
@@ -73,8 +74,13 @@ export class PodService {
       }
     }
     const { result } = await this.uow.run(actor, async (tx, changes) => {
-      const existing = await this.pods.findByKey(tx, namespace, name);
+      let existing = await this.pods.findByKey(tx, namespace, name);
       const now = this.uow.now();
+      if (existing?.phase === 'Evicted' && options.replaceEvicted) {
+        await this.pods.delete(tx, namespace, name);
+        changes.podDeleted(namespace, name);
+        existing = undefined;
+      }
       // POST of the Kubernetes API: create, never replace.
       if (options.createOnly && existing) throw AppError.alreadyExists('pods', name);
       if (parsed.resourceVersion !== undefined && existing?.resourceVersion !== parsed.resourceVersion) {

@@ -25,6 +25,7 @@ const OBJECT_META = [
   'finalizers',
   'managedFields',
 ];
+const BUDGET_SPEC = ['minAvailable', 'maxUnavailable', 'selector', 'unhealthyPodEvictionPolicy'];
 const NODE_SPEC = ['podCIDR', 'podCIDRs', 'providerID', 'unschedulable', 'taints', 'configSource', 'externalID'];
 const TAINT = ['key', 'value', 'effect', 'timeAdded'];
 const POD_SPEC = [
@@ -98,7 +99,11 @@ const CONTAINER = [
 const RESOURCES = ['limits', 'requests', 'claims'];
 const TOLERATION = ['key', 'operator', 'value', 'effect', 'tolerationSeconds'];
 
-export function checkFieldValidation(directive: string | undefined, kind: 'Node' | 'Pod', object: unknown): void {
+export function checkFieldValidation(
+  directive: string | undefined,
+  kind: 'Node' | 'Pod' | 'PodDisruptionBudget',
+  object: unknown,
+): void {
   if (directive === undefined || directive === '' || directive === 'Ignore' || directive === 'Warn') return;
   if (directive !== 'Strict') {
     throw new AppError(
@@ -115,6 +120,9 @@ export function checkFieldValidation(directive: string | undefined, kind: 'Node'
   if (kind === 'Node') {
     unknownIn(spec, NODE_SPEC, 'spec', unknown);
     listIn(spec?.taints, TAINT, 'spec.taints', unknown);
+  } else if (kind === 'PodDisruptionBudget') {
+    unknownIn(spec, BUDGET_SPEC, 'spec', unknown);
+    unknownIn(asObject(spec?.selector), ['matchLabels', 'matchExpressions'], 'spec.selector', unknown);
   } else {
     unknownIn(spec, POD_SPEC, 'spec', unknown);
     listIn(spec?.tolerations, TOLERATION, 'spec.tolerations', unknown);

@@ -10,11 +10,22 @@ import { KubeNodesService } from './kube-nodes.service';
 import { NodesController } from './nodes.controller';
 import { KubePodsService } from './kube-pods.service';
 import { PodsController } from './pods.controller';
+import { KubeBudgetsController } from './budgets.controller';
+import { KubeDaemonSetsController } from './daemonsets.controller';
+import { EvictionsModule } from '../evictions/evictions.module';
 
 /** The Kubernetes API server (issue 12): discovery and core/v1 objects over taintwise's services. */
 @Module({
-  imports: [InventoryModule, TaintsModule, EventsModule],
-  controllers: [DiscoveryController, OpenApiController, NodesController, PodsController, KubeEventsController],
+  imports: [InventoryModule, TaintsModule, EventsModule, EvictionsModule],
+  controllers: [
+    DiscoveryController,
+    OpenApiController,
+    NodesController,
+    PodsController,
+    KubeEventsController,
+    KubeBudgetsController,
+    KubeDaemonSetsController,
+  ],
   providers: [KubeNodesService, KubePodsService, KubeEventsService],
 })
 export class KubeApiModule {}

@@ -9,6 +9,7 @@ import type { StoredPod } from '../kernel/model/stored-objects';
 import { CLOCK } from '../kernel/tokens';
 import type { Clock } from '../kernel/timers/clock';
 import { SnapshotService } from '../kernel/snapshot/snapshot.service';
+import { EvictionApiService } from '../evictions/eviction-api.service';
 import { compileFieldSelector, pinnedValue } from './field-selector';
 import { kubeLimit } from './list-limit';
 import { asKubePodError, podWriteBody } from './pod-body';
@@ -32,11 +33,26 @@ export class KubePodsService {
     private readonly pods: PodService,
     private readonly bindings: BindingService,
     private readonly snapshot: SnapshotService,
+    private readonly evictions: EvictionApiService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
+  /** A pod taintwise evicted is gone from the Kubernetes API, as the taint manager deletes it (SEMANTICS A.5). */
   async get(namespace: string, name: string): Promise<KubePod> {
-    return toKubePod(await this.pods.get(namespace, name));
+    return toKubePod(await this.present(namespace, name));
+  }
+
+  /** The stored pod, unless evicted (NotFound then, in Kubernetes' words). */
+  private async present(namespace: string, name: string): Promise<StoredPod> {
+    const pod = await this.pods.get(namespace, name);
+    if (pod.phase === 'Evicted') throw AppError.notFound('pods', name);
+    return pod;
+  }
+
+  /** pods/{name}/eviction: the Eviction API (SEMANTICS B.9.3) on a pod the Kubernetes API shows. */
+  async evict(namespace: string, name: string, body: unknown, actor: Actor, dryRun: boolean): Promise<void> {
+    await this.present(namespace, name);
+    await this.evictions.evict(namespace, name, body, actor, { dryRun });
   }
 
   /**
@@ -60,6 +76,7 @@ export class KubePodsService {
     for (;;) {
       const page = await this.pods.list(filter, { limit: limit ?? PAGE, continue: token });
       for (const pod of page.items) {
+        if (pod.phase === 'Evicted') continue;
         const kube = toKubePod(pod);
         if (!labels(pod.labels) || !fields(selectable(kube))) continue;
         items.push(kube);
@@ -92,7 +109,7 @@ export class KubePodsService {
     }
     const body = podWriteBody(object, namespace, name);
     if (dryRun) {
-      const exists = await this.pods.get(namespace, name).then(
+      const exists = await this.present(namespace, name).then(
         () => true,
         () => false,
       );
@@ -100,14 +117,15 @@ export class KubePodsService {
       return this.dryRunPod(namespace, name, body);
     }
     try {
-      return toKubePod((await this.pods.upsert(namespace, name, body, actor, { createOnly: true })).pod);
+      const options = { createOnly: true, replaceEvicted: true };
+      return toKubePod((await this.pods.upsert(namespace, name, body, actor, options)).pod);
     } catch (e) {
       throw asKubePodError(e, name);
     }
   }
 
   async delete(namespace: string, name: string, actor: Actor, dryRun: boolean): Promise<KubePod> {
-    const pod = await this.pods.get(namespace, name);
+    const pod = await this.present(namespace, name);
     if (!dryRun) await this.pods.delete(namespace, name, actor);
     return toKubePod(pod);
   }

@@ -5,11 +5,12 @@ import { derivedUid, kubeTime } from './object-meta';
  * A taintwise pod as a core/v1 Pod. taintwise keeps what scheduling reads, so some parts are derived:
  * - one container named `main` carries the pod's resources (Kubernetes requires a container);
  * - the owner becomes an ownerReference (controller: true) with a uid derived from kind and name;
- * - an evicted pod (taintwise: unbound, phase `Evicted`) is shown as the taint manager leaves a pod just
- *   before it deletes it: phase `Failed`, reason `Evicted`, a `DisruptionTarget` condition with reason
- *   `DeletionByTaintManager` (kubernetes pkg/controller/tainteviction/taint_eviction.go addConditionAndDeletePod).
- *   The pod stays listed (taintwise keeps it, unlike a cluster), so a watch delivers the eviction as
- *   MODIFIED to a terminal phase. `nodeName` is absent: taintwise clears it on eviction.
+ * - an evicted pod (taintwise: unbound, phase `Evicted`) is gone from the Kubernetes API (GET answers NotFound,
+ *   lists leave it out), as the taint manager or the Eviction API deletes it in a cluster; `kubectl drain` waits
+ *   for exactly that. Converted, it reads as the taint manager leaves a pod just before deleting it: phase
+ *   `Failed`, reason `Evicted`, a `DisruptionTarget` condition with reason `DeletionByTaintManager` (kubernetes
+ *   pkg/controller/tainteviction/taint_eviction.go addConditionAndDeletePod) — the form a watch's last MODIFIED
+ *   carries. `nodeName` is absent: taintwise clears it on eviction.
  */
 export interface KubePod {
   kind: 'Pod';

@@ -78,6 +78,22 @@ export class PodsController {
     return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
   }
 
+  /** policy/v1 Eviction: the eviction subresource's budget rules (SEMANTICS B.9.3); 429 while a budget forbids it. */
+  @Post('namespaces/:ns/pods/:name/eviction')
+  @HttpCode(201)
+  async evict(
+    @Param('ns') ns: string,
+    @Param('name') name: string,
+    @Body() body: unknown,
+    @Query() query: Query,
+    @CurrentPrincipal() p: Principal,
+    @Actor() actor: Actor,
+  ) {
+    requireWriter(p, 'create', 'pods/eviction', name, ns);
+    await this.pods.evict(ns, name, body, actor, isDryRun(query.dryRun));
+    return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 };
+  }
+
   @Get('namespaces')
   namespaces(@Headers('accept') accept: string | undefined) {
     const items = this.pods.namespaces().map(namespaceObject);

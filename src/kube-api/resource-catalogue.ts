@@ -3,7 +3,7 @@
  * this list, so a resource cannot be routed but undiscoverable (or the reverse).
  */
 export interface ServedResource {
-  group: '' | 'policy';
+  group: '' | 'policy' | 'apps';
   version: 'v1';
   /** Plural, as in the path: `nodes`. */
   name: string;
@@ -40,7 +40,10 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
     verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
     shortNames: ['po'],
     categories: ['all'],
-    subresources: [{ name: 'binding', kind: 'Binding', verbs: ['create'] }],
+    subresources: [
+      { name: 'binding', kind: 'Binding', verbs: ['create'] },
+      { name: 'eviction', kind: 'Eviction', group: 'policy', verbs: ['create'] },
+    ],
   },
   {
     group: '',
@@ -62,6 +65,29 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
     namespaced: true,
     verbs: READ,
     shortNames: ['ev'],
+    subresources: [],
+  },
+  {
+    group: 'policy',
+    version: 'v1',
+    name: 'poddisruptionbudgets',
+    singularName: 'poddisruptionbudget',
+    kind: 'PodDisruptionBudget',
+    namespaced: true,
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update'],
+    shortNames: ['pdb'],
+    subresources: [{ name: 'status', kind: 'PodDisruptionBudget', verbs: ['get'] }],
+  },
+  {
+    // Only what `kubectl drain --ignore-daemonsets` asks: whether a pod's DaemonSet exists (derived from owners).
+    group: 'apps',
+    version: 'v1',
+    name: 'daemonsets',
+    singularName: 'daemonset',
+    kind: 'DaemonSet',
+    namespaced: true,
+    verbs: ['get'],
+    shortNames: ['ds'],
     subresources: [],
   },
 ];

@@ -5,7 +5,6 @@ import { Actor } from '../../kernel/auth/principal.decorator';
 import { RequiresRole } from '../../kernel/auth/public.decorator';
 import { ApiProblems, listSchema } from '../../kernel/http/api-docs';
 import { BudgetService } from '../budget.service';
-import { presentBudget } from '../present-budget';
 import type { StoredBudget } from '../../kernel/model/stored-budget';
 
 const BUDGET_SCHEMA = {
@@ -93,7 +92,7 @@ export class BudgetsController {
   }
 
   private present(budget: StoredBudget) {
-    return presentBudget(budget, this.budgets.status(budget));
+    return this.budgets.present(budget);
   }
 
   private page(page: { items: StoredBudget[]; continue?: string }) {

@@ -35,7 +35,7 @@ export interface KubeStatus {
     name?: string;
     group?: string;
     kind?: string;
-    causes?: Array<{ reason: string; message: string; field: string }>;
+    causes?: Array<{ reason: string; message: string; field?: string }>;
     retryAfterSeconds?: number;
   };
   code: number;

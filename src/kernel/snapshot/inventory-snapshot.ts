@@ -107,6 +107,16 @@ export class InventorySnapshot {
     return slot === undefined ? undefined : this.pods.get(slot);
   }
 
+  /** The active pods of a namespace that this owner (kind and name) controls. */
+  podsOwnedBy(namespace: string, kind: string, name: string): StoredPod[] {
+    const out: StoredPod[] = [];
+    for (const slot of this.pods.slotsIn(namespace)) {
+      const owner = this.pods.ownerOf(slot);
+      if (owner?.kind === kind && owner.name === name) out.push(this.pods.get(slot));
+    }
+    return out;
+  }
+
   /** The namespaces that hold a pod, sorted (the Kubernetes API's namespace list). */
   namespaces(): string[] {
     return this.pods.namespaceNames().sort();

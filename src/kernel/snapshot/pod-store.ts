@@ -143,6 +143,12 @@ export class PodStore {
     return this.phases.name(this.phase[slot]);
   }
 
+  /** The pod's owner (shared: read only), or null. */
+  ownerOf(slot: number): StoredPod['owner'] {
+    const owner = this.owner[slot];
+    return owner < 0 ? null : (this.owners.value(owner) as StoredPod['owner']);
+  }
+
   /** Slots of the stored pods of one namespace. */
   slotsIn(namespace: string): Iterable<number> {
     const id = this.namespaces.find(namespace);
