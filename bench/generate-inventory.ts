@@ -61,6 +61,8 @@ export interface GeneratedInventory {
   pendingPods: Array<{ namespace: string; name: string }>;
   /** One node of each pool, for DaemonSet-style decisions. */
   sampleNode: Record<string, string>;
+  /** policy/v1 PodDisruptionBudgets in `items` (one per pod ÷ 30: 5,000 at 150,000 pods). */
+  budgetCount: number;
   zones: string[];
 }
 
@@ -218,6 +220,8 @@ export function generateInventory(options: GenerateOptions): GeneratedInventory 
 
   for (const p of podItems) items.push(p);
   for (const p of pending) items.push(p);
+  const budgets = disruptionBudgets(workloads, Math.round((podItems.length + pending.length) / 30));
+  for (const b of budgets) items.push(b);
   const sampleNode: Record<string, string> = {};
   for (const [pool, names] of Object.entries(byPool)) sampleNode[pool] = names[Math.floor(names.length / 2)];
   return {
@@ -231,6 +235,7 @@ export function generateInventory(options: GenerateOptions): GeneratedInventory 
     dense: { nodesPerPool: byPool['batch-a'].length, toleratingPerNode, untoleratingPerNode },
     pendingPods: pending.slice(0, 16).map((p) => ({ namespace: p.metadata.namespace, name: p.metadata.name })),
     sampleNode,
+    budgetCount: budgets.length,
     zones: ZONES,
   };
 
@@ -302,4 +307,34 @@ if (require.main === module) {
     process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);
   });
+}
+
+/**
+ * PodDisruptionBudgets as clusters have them: one per Deployment/StatefulSet workload (selecting its `app`
+ * label, in the forms teams write: maxUnavailable 10% or 1, minAvailable 1 or 50%), then stale ones selecting
+ * an app that no longer runs (expectedPods 0), up to `target`.
+ */
+function disruptionBudgets(workloads: readonly Workload[], target: number): K8sObject[] {
+  const specs = [{ maxUnavailable: '10%' }, { minAvailable: 1 }, { maxUnavailable: 1 }, { minAvailable: '50%' }];
+  const out: K8sObject[] = [];
+  const budget = (namespace: string, name: string, app: string, i: number): K8sObject => ({
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: { name, namespace },
+    spec: { ...specs[i % specs.length], selector: { matchLabels: { app } } },
+  });
+  const seen = new Set<string>();
+  for (const w of workloads) {
+    if (out.length >= target) break;
+    if (w.kind !== 'ReplicaSet' && w.kind !== 'StatefulSet') continue;
+    const key = `${w.namespace}/${w.name}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(budget(w.namespace, `${w.name}-pdb`, w.name, out.length));
+  }
+  const namespaces = [...new Set(workloads.map((w) => w.namespace))].sort();
+  for (let i = 0; out.length < target && namespaces.length > 0; i++) {
+    out.push(budget(namespaces[i % namespaces.length], `retired-${i}-pdb`, `retired-${i}`, i));
+  }
+  return out;
 }

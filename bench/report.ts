@@ -34,7 +34,11 @@ export interface ModeResult {
   taintImpactSummary?: Figure & Partial<LoadResult>;
   taintImpact?: Figure & Partial<LoadResult>;
   taintImpactC16?: Figure & Partial<LoadResult>;
+  /** Issue 13: taint-impact with `replacement: true` (every evicted pod placed in turn), concurrency 1. */
+  taintImpactReplacement?: Figure & Partial<LoadResult>;
   taintCommit?: Figure;
+  /** Issue 13: the first list of every budget after the taint commit (all statuses derived again). */
+  budgetStatus?: Figure;
   evictionLag?: Figure & { lagMs?: Summary };
   loadAverage: Record<string, number[]>;
 }
@@ -307,6 +311,41 @@ const TARGETS: TargetDef[] = [
         : undefined,
   },
   {
+    id: 'i13-replacement',
+    label:
+      'issue 13: taint-impact with re-placement over the 500-node pool (every evicted pod placed in turn), c=1: p99',
+    target: '≤ 150 ms',
+    unit: 'ms',
+    value: (m) => okv(m.taintImpactReplacement, (f) => f.latencyMs?.p99),
+    ok: (v) => v <= 150,
+    why: (m) =>
+      m.taintImpactReplacement?.serverCpuMsPerRequest !== undefined
+        ? `${fmt(m.taintImpactReplacement.serverCpuMsPerRequest)} ms of service CPU per answer (${m.taintImpactReplacement.evictions ?? '?'} evictions placed)`
+        : undefined,
+  },
+  {
+    id: 'i13-taint-commit-with-budgets',
+    label: 'issue 13: the 11,000-eviction taint committed with the disruption budgets in the inventory',
+    target: '≤ 2 s',
+    unit: 'ms',
+    value: (m) => (m.budgetStatus?.status === 'ok' ? okv(m.taintCommit, (f) => f.ms) : undefined),
+    ok: (v) => v <= 2000,
+    why: (m) =>
+      m.budgetStatus?.budgets !== undefined
+        ? `${m.budgetStatus.budgets} budgets; their status is derived from the snapshot, not written in the transaction (SEMANTICS B.9.2)`
+        : undefined,
+  },
+  {
+    id: 'i13-budget-status',
+    label: 'issue 13: status of every budget right after that taint (first GET /v1/poddisruptionbudgets?limit=5000)',
+    target: '≤ 500 ms',
+    unit: 'ms',
+    value: (m) => okv(m.budgetStatus, (f) => f.ms),
+    ok: (v) => v <= 500,
+    why: (m) =>
+      m.budgetStatus?.budgets !== undefined ? `${m.budgetStatus.budgets} budgets listed with status` : undefined,
+  },
+  {
     id: 'i16-rss-peak',
     label: 'issue 16 (7): resident memory peak (VmHWM) of the serving process',
     target: '≤ 1.5 GB (1,536 MiB)',
@@ -462,6 +501,12 @@ export function renderReport(r: Results, rerun: string): string {
     lines.push(`- taint-impact, same, concurrency 16: ${loadLine(m.taintImpactC16)}`);
     lines.push(
       `- taint-impact summary form (counts per node, action and workload; no pod lists), concurrency 1: ${loadLine(m.taintImpactSummary)}`,
+    );
+    lines.push(
+      `- taint-impact with re-placement (\`replacement: true\`: every evicted pod placed in turn), concurrency 1: ${loadLine(m.taintImpactReplacement)}`,
+    );
+    lines.push(
+      `- disruption budgets: ${figureLine(m.budgetStatus, (f) => `${f.budgets} budgets (${f.selectingPods} selecting pods); the first list after the taint below derived every status in **${fmt(f.ms)} ms**`)}`,
     );
     lines.push(
       `- POST /v1/taints NoExecute on ${m.taintCommit?.nodes ?? '?'} nodes × 110 pods: ${figureLine(m.taintCommit, (f) => `**committed in ${fmt(f.ms)} ms**; answer: ${f.evictions?.immediate} immediate, ${f.evictions?.scheduled} scheduled, ${f.evictions?.cancelled} cancelled; Scheduled rows on those nodes ${f.scheduledRows ?? '—'}; timers armed ${f.timersArmed ?? '—'}${f.timersArmedMs !== undefined ? ` (all armed ${fmt(f.timersArmedMs)} ms after the answer)` : ''}; removing the taint again: ${fmt(f.untaintMs)} ms, ${f.untaintCancelled ?? '—'} cancelled`)}`,

@@ -371,6 +371,9 @@ async function runMode(
     result.taintImpact = alive(await measureTaintImpact(service, s, inv, 1));
     await settle(service);
     result.taintImpactSummary = alive(await measureTaintImpact(service, s, inv, 1, { summary: true }));
+    await settle(service);
+    result.taintImpactReplacement = alive(await measureTaintImpact(service, s, inv, 1, { replacement: true }));
+    log(`${mode}: taint-impact with re-placement ${describeLoad(result.taintImpactReplacement)}`);
     if (!s.quick) await settle(service);
     result.taintImpactC16 = s.quick
       ? { status: 'skipped', note: 'not in --quick' }
@@ -396,6 +399,10 @@ async function runMode(
     await settle(service);
     result.taintCommit = alive(await measureTaintCommit(service, storage, s, inv));
     result.loadAverage.taintCommit = load();
+    result.budgetStatus = alive(await measureBudgetStatus(service));
+    log(
+      `${mode}: budget status after the taint: ${result.budgetStatus.ms !== undefined ? `${Math.round(result.budgetStatus.ms)} ms for ${result.budgetStatus.budgets} budgets` : result.budgetStatus.note}`,
+    );
     log(
       `${mode}: taint commit ${result.taintCommit.status} ${result.taintCommit.ms !== undefined ? `${Math.round(result.taintCommit.ms)} ms` : (result.taintCommit.note ?? '')}`,
     );
@@ -763,6 +770,24 @@ async function measureTaintImpact(
       serverCpu: () => service.cpuSeconds(),
     });
     return { status: 'ok', ...r, poolNodes: inv.pools.search.length, evictions, tolerating, firstAnswerMs: probe.ms };
+  } catch (e) {
+    return fail(e);
+  }
+}
+
+/** The first list of every budget after a change: every status is derived again from the snapshot. */
+async function measureBudgetStatus(service: Service): Promise<Figure> {
+  try {
+    const r = await http(service.url, 'GET', '/v1/poddisruptionbudgets?limit=5000');
+    if (r.status === 404) return notAvailable('GET /v1/poddisruptionbudgets', 404);
+    if (r.status !== 200) return { status: 'error', note: `answered ${r.status}: ${r.text.slice(0, 300)}` };
+    const items = r.body.items as Array<{ status: { expectedPods: number } }>;
+    return {
+      status: 'ok',
+      ms: r.ms,
+      budgets: items.length,
+      selectingPods: items.filter((b) => b.status.expectedPods > 0).length,
+    };
   } catch (e) {
     return fail(e);
   }

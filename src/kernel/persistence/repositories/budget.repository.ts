@@ -100,15 +100,60 @@ export class BudgetRepository {
     return (await db.podDisruptionBudget.deleteMany({ where: { namespace, name } })).count > 0;
   }
 
-  /** Creates or replaces budgets (the import). */
+  /**
+   * Creates or replaces budgets (the import) with one statement per 1,000: a replaced budget keeps its uid and
+   * creation time, and its generation moves only when its spec changed.
+   */
   async upsertMany(db: Db, budgets: readonly BudgetWrite[]): Promise<StoredBudget[]> {
     const out: StoredBudget[] = [];
-    for (const budget of budgets) {
-      const existing = await this.findByKey(db, budget.namespace, budget.name);
-      if (!existing) out.push(await this.create(db, budget));
-      else {
-        const specChanged = JSON.stringify(existing.spec) !== JSON.stringify(budget.spec);
-        out.push((await this.replace(db, { ...budget, uid: existing.uid }, specChanged))!);
+    for (let i = 0; i < budgets.length; i += 1000) {
+      const chunk = budgets.slice(i, i + 1000);
+      const text = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+      const rows = await db.$queryRawUnsafe<Array<Record<string, unknown>>>(
+        `INSERT INTO pod_disruption_budgets AS b (id, namespace, name, uid, labels, min_available, max_unavailable, selector,
+                                                 unhealthy_pod_eviction_policy, generation, resource_version, created_at, updated_at)
+         SELECT gen_random_uuid(), t.namespace, t.name, t.uid, t.labels::jsonb, t.min_available::jsonb, t.max_unavailable::jsonb,
+                t.selector::jsonb, t.policy, 1, 1, now(), now()
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+           AS t(namespace, name, uid, labels, min_available, max_unavailable, selector, policy)
+         ON CONFLICT (namespace, name) DO UPDATE SET labels = EXCLUDED.labels, min_available = EXCLUDED.min_available,
+           max_unavailable = EXCLUDED.max_unavailable, selector = EXCLUDED.selector,
+           unhealthy_pod_eviction_policy = EXCLUDED.unhealthy_pod_eviction_policy,
+           generation = b.generation + CASE WHEN (b.min_available, b.max_unavailable, b.selector, b.unhealthy_pod_eviction_policy)
+             IS NOT DISTINCT FROM (EXCLUDED.min_available, EXCLUDED.max_unavailable, EXCLUDED.selector, EXCLUDED.unhealthy_pod_eviction_policy)
+             THEN 0 ELSE 1 END,
+           resource_version = b.resource_version + 1, updated_at = now()
+         RETURNING namespace, name, uid, labels::text AS labels, min_available::text AS min_available,
+                   max_unavailable::text AS max_unavailable, selector::text AS selector,
+                   unhealthy_pod_eviction_policy, generation, resource_version, created_at, updated_at`,
+        chunk.map((b) => b.namespace),
+        chunk.map((b) => b.name),
+        chunk.map((b) => b.uid),
+        chunk.map((b) => JSON.stringify(b.labels)),
+        chunk.map((b) => text(b.spec.minAvailable)),
+        chunk.map((b) => text(b.spec.maxUnavailable)),
+        chunk.map((b) => text(b.spec.selector)),
+        chunk.map((b) => b.spec.unhealthyPodEvictionPolicy ?? null),
+      );
+      const parse = (v: unknown) => (v === null || v === undefined ? null : (JSON.parse(String(v)) as unknown));
+      for (const r of rows) {
+        out.push(
+          toStoredBudget({
+            namespace: String(r.namespace),
+            name: String(r.name),
+            uid: String(r.uid),
+            labels: parse(r.labels),
+            minAvailable: parse(r.min_available),
+            maxUnavailable: parse(r.max_unavailable),
+            selector: parse(r.selector),
+            unhealthyPodEvictionPolicy:
+              r.unhealthy_pod_eviction_policy === null ? null : String(r.unhealthy_pod_eviction_policy),
+            generation: Number(r.generation),
+            resourceVersion: Number(r.resource_version),
+            createdAt: new Date(r.created_at as string),
+            updatedAt: new Date(r.updated_at as string),
+          }),
+        );
       }
     }
     return out;
