@@ -1,4 +1,4 @@
-import { compileBudgetSelector } from '../domain/disruption/budget-selector';
+import { compileBudgetSelector, evictionConsults } from '../domain/disruption/budget-selector';
 import { budgetStatus, isExpected, isHealthy } from '../domain/disruption/budget-status';
 import type { StoredBudget } from '../kernel/model/stored-budget';
 import type { StoredPod } from '../kernel/model/stored-objects';
@@ -54,7 +54,9 @@ export class BudgetLedger {
    */
   blocking(pod: StoredPod): string[] {
     if (!isHealthy({ phase: pod.phase, owned: pod.owner !== null })) return [];
+    // As the eviction subresource: a budget with an empty selector holds nothing back.
     return this.selecting(pod)
+      .filter((e) => evictionConsults(e.budget.spec.selector))
       .filter((e) => budgetStatus(e.budget.spec, e).disruptionsAllowed < 1)
       .map((e) => `${e.budget.namespace}/${e.budget.name}`);
   }
@@ -69,6 +71,7 @@ export class BudgetLedger {
     }
   }
 
+  /** The budgets counting this pod (the disruption controller's view: an empty selector counts every pod). */
   private selecting(pod: StoredPod): Entry[] {
     return (this.byNamespace.get(pod.namespace) ?? []).filter((e) => e.selects(pod.labels));
   }

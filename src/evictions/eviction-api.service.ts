@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import { compileBudgetSelector } from '../domain/disruption/budget-selector';
+import { compileBudgetSelector, evictionConsults } from '../domain/disruption/budget-selector';
 import { budgetStatus, countBudgetPods } from '../domain/disruption/budget-status';
 import { DISRUPTION_BUDGET_CAUSE, evictionVerdict, type BudgetWithStatus } from '../domain/disruption/eviction-verdict';
 import { AppError } from '../kernel/errors/app-error';
@@ -113,7 +113,7 @@ export class EvictionApiService {
       : await this.budgets.lockInNamespaces(db, [pod.namespace]);
     const selecting = all
       .map((budget) => ({ budget, selects: compileBudgetSelector(budget.spec.selector) }))
-      .filter(({ selects }) => selects(pod.labels));
+      .filter(({ budget, selects }) => evictionConsults(budget.spec.selector) && selects(pod.labels));
     if (selecting.length === 0) return [];
     const counted = await this.budgets.countedPods(db, [pod.namespace]);
     return selecting.map(({ budget, selects }) => ({

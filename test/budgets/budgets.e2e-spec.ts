@@ -142,7 +142,13 @@ describe.each(testModes())('disruption budgets and the Eviction API (%s)', (mode
     expect(
       (await put('shop', 'db-a', { spec: { maxUnavailable: 1, selector: { matchLabels: { app: 'db' } } } })).status,
     ).toBe(201);
-    expect((await put('shop', 'db-b', { spec: { maxUnavailable: 1, selector: {} } })).status).toBe(201);
+    expect(
+      (
+        await put('shop', 'db-b', {
+          spec: { maxUnavailable: 1, selector: { matchExpressions: [{ key: 'app', operator: 'Exists' }] } },
+        })
+      ).status,
+    ).toBe(201);
     const r = await evict('shop', 'db-1');
     expect(r.status).toBe(409);
     expect(r.body).toMatchObject({
@@ -150,7 +156,13 @@ describe.each(testModes())('disruption budgets and the Eviction API (%s)', (mode
       budgets: ['db-a', 'db-b'],
     });
     expect((await app.request('DELETE', '/v1/namespaces/shop/poddisruptionbudgets/db-b')).status).toBe(204);
+    // A budget with an empty selector counts every pod of the namespace in its status, but the eviction
+    // subresource ignores it ("should match nothing, not everything").
+    const everything = await put('shop', 'everything', { spec: { minAvailable: 100, selector: {} } });
+    expect(everything.body.status).toMatchObject({ desiredHealthy: 100, disruptionsAllowed: 0 });
+    expect(everything.body.status.expectedPods).toBeGreaterThan(0);
     expect((await evict('shop', 'db-1')).status).toBe(201);
+    expect((await app.request('DELETE', '/v1/namespaces/shop/poddisruptionbudgets/everything')).status).toBe(204);
   });
 
   it('answers 404 for a missing pod and 400 for a mismatched name', async () => {

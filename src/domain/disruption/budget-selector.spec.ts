@@ -1,4 +1,17 @@
-import { compileBudgetSelector } from './budget-selector';
+import { compileBudgetSelector, evictionConsults } from './budget-selector';
+
+// kubernetes pkg/registry/core/pod/storage/eviction.go getPodDisruptionBudgets @01aa0f3f (SEMANTICS B.9.3).
+describe('evictionConsults', () => {
+  it.each([
+    [null, false],
+    [{}, false],
+    [{ matchLabels: {}, matchExpressions: [] }, false],
+    [{ matchLabels: { app: 'web' } }, true],
+    [{ matchExpressions: [{ key: 'app', operator: 'Exists' }] }, true],
+  ] as const)('%j → %p', (selector, expected) => {
+    expect(evictionConsults(selector as never)).toBe(expected);
+  });
+});
 
 // apimachinery metav1.LabelSelectorAsSelector (docs/SEMANTICS.md B.9.1).
 describe('compileBudgetSelector', () => {

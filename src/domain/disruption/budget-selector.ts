@@ -9,6 +9,16 @@ const OPERATORS: Record<string, LabelRequirement['operator']> = {
 };
 
 /**
+ * Whether the eviction subresource consults this budget at all (`getPodDisruptionBudgets` in eviction.go): "a PDB
+ * with a nil or empty selector ... should match nothing, not everything" — unlike the disruption controller,
+ * whose status of such a budget counts every pod of the namespace (SEMANTICS B.9.3).
+ */
+export function evictionConsults(selector: LabelSelectorSpec | null): boolean {
+  if (selector === null) return false;
+  return Object.keys(selector.matchLabels ?? {}).length > 0 || (selector.matchExpressions ?? []).length > 0;
+}
+
+/**
  * `metav1.LabelSelectorAsSelector` (apimachinery pkg/apis/meta/v1/helpers.go) as a predicate: a nil
  * selector matches nothing, an empty one everything; matchLabels are equalities and matchExpressions
  * In / NotIn / Exists / DoesNotExist, all ANDed. The selector must have passed validation

@@ -7,7 +7,7 @@ const status = (allowed: number, desired = 2, healthy = 2) => ({
   disruptionsAllowed: allowed,
 });
 
-// kubernetes pkg/registry/core/pod/storage/eviction.go Create / checkAndDecrement (docs/SEMANTICS.md B.9.3).
+// kubernetes pkg/registry/core/pod/storage/eviction.go @01aa0f3f Create / checkAndDecrement (docs/SEMANTICS.md B.9.3).
 describe('evictionVerdict', () => {
   it.each(['Pending', 'Succeeded', 'Failed', 'Evicted'])('a %s pod is evicted without a budget check', (phase) => {
     expect(evictionVerdict(phase, [{ name: 'b', status: status(0) }])).toEqual({ allowed: true });
