@@ -13,6 +13,9 @@ import { PodsController } from './pods.controller';
 import { KubeBudgetsController } from './budgets.controller';
 import { KubeDaemonSetsController } from './daemonsets.controller';
 import { EvictionsModule } from '../evictions/evictions.module';
+import { KubeVersions } from './watch/kube-versions';
+import { WatchCache } from './watch/watch-cache';
+import { KubeWatchService } from './watch/kube-watch.service';
 
 /** The Kubernetes API server (issue 12): discovery and core/v1 objects over taintwise's services. */
 @Module({
@@ -26,6 +29,6 @@ import { EvictionsModule } from '../evictions/evictions.module';
     KubeBudgetsController,
     KubeDaemonSetsController,
   ],
-  providers: [KubeNodesService, KubePodsService, KubeEventsService],
+  providers: [KubeNodesService, KubePodsService, KubeEventsService, KubeVersions, WatchCache, KubeWatchService],
 })
 export class KubeApiModule {}

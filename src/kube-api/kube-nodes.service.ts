@@ -18,6 +18,7 @@ import { kubeLimit } from './list-limit';
 import { MAX_LIMIT } from '../kernel/http/paging';
 import { asKubeNodeError, nodeWriteBody } from './node-body';
 import { toKubeNode, type KubeNode } from './node-object';
+import { KubeVersions, nodeKey } from './watch/kube-versions';
 import { nodeTable, type Table } from './table';
 
 export interface ListOptions {
@@ -43,11 +44,24 @@ export class KubeNodesService {
   constructor(
     private readonly nodes: NodeService,
     private readonly taints: TaintMutationService,
+    private readonly versions: KubeVersions,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
+  /** A list's `metadata.resourceVersion`: the newest change (a watch from it misses nothing after the list). */
+  listVersion(): string {
+    return String(this.versions.current());
+  }
+
+  /** The node as core/v1 shows it, with its Kubernetes resourceVersion (watch/kube-versions.ts). */
+  private kube(node: StoredNode): KubeNode {
+    const object = toKubeNode(node);
+    object.metadata.resourceVersion = this.versions.versionOf(nodeKey(node.name), node.resourceVersion);
+    return object;
+  }
+
   async get(name: string): Promise<KubeNode> {
-    return toKubeNode(await this.nodes.get(name));
+    return this.kube(await this.nodes.get(name));
   }
 
   list(options: ListOptions): { items: KubeNode[]; continue?: string } {
@@ -60,7 +74,7 @@ export class KubeNodesService {
         { labelSelector: options.labelSelector, limit: limit ?? MAX_LIMIT, continue: token },
         (n) => matches({ 'metadata.name': n.name, 'spec.unschedulable': String(n.unschedulable) }),
       );
-      items.push(...page.items.map(toKubeNode));
+      items.push(...page.items.map((n) => this.kube(n)));
       // Without a limit the API server answers the whole list; with one it may answer fewer and a token.
       if (limit !== undefined || !page.continue) return { items, continue: page.continue };
       token = page.continue;
@@ -98,7 +112,7 @@ export class KubeNodesService {
       throw AppError.alreadyExists('nodes', name);
     }
     try {
-      return toKubeNode((await this.nodes.upsert(name, body, actor, { createOnly: true })).node);
+      return this.kube((await this.nodes.upsert(name, body, actor, { createOnly: true })).node);
     } catch (e) {
       throw asKubeNodeError(e, name);
     }
@@ -106,17 +120,28 @@ export class KubeNodesService {
 
   async update(name: string, object: unknown, actor: Actor, dryRun: boolean): Promise<KubeNode> {
     const current = await this.nodes.get(name);
-    return this.write(name, current, nodeWriteBody(object, name), actor, dryRun);
+    const body = nodeWriteBody(object, name);
+    // metadata.resourceVersion is a Kubernetes version: the write is conditional on the node's current one.
+    if (body.resourceVersion !== undefined)
+      body.resourceVersion = this.versions.restVersionFor(
+        nodeKey(name),
+        String(body.resourceVersion),
+        current.resourceVersion,
+      );
+    return this.write(name, current, body, actor, dryRun);
   }
 
   async patch(name: string, type: PatchType, patch: unknown, actor: Actor, dryRun: boolean): Promise<KubeNode> {
     for (let attempt = 1; ; attempt++) {
       const current = await this.nodes.get(name);
-      const original = toKubeNode(current);
+      const original = this.kube(current);
       const patched = applyPatch(type, original as unknown as Record<string, unknown>, patch);
       const body = nodeWriteBody(patched, name);
-      const pinned = body.resourceVersion !== undefined && body.resourceVersion !== current.resourceVersion;
-      if (!pinned) body.resourceVersion = current.resourceVersion;
+      // A patch that sets metadata.resourceVersion is a precondition (on the Kubernetes version); else the latest.
+      const pinned = body.resourceVersion !== undefined && body.resourceVersion !== original.metadata.resourceVersion;
+      body.resourceVersion = pinned
+        ? this.versions.restVersionFor(nodeKey(name), String(body.resourceVersion), current.resourceVersion)
+        : current.resourceVersion;
       try {
         return await this.write(name, current, body, actor, dryRun);
       } catch (e) {
@@ -127,7 +152,7 @@ export class KubeNodesService {
 
   /** PUT/PATCH nodes/{name}/status: the reported conditions, through the conditions use case (lifecycle taints). */
   async patchStatus(name: string, type: PatchType | 'replace', patch: unknown, actor: Actor): Promise<KubeNode> {
-    const original = toKubeNode(await this.nodes.get(name));
+    const original = this.kube(await this.nodes.get(name));
     const next = (type === 'replace' ? patch : applyPatch(type, original as never, patch)) as KubeNode;
     const conditions = (next?.status?.conditions ?? []).map((c) => ({
       type: c.type,
@@ -136,7 +161,7 @@ export class KubeNodesService {
       ...(c.message !== undefined ? { message: c.message } : {}),
     }));
     try {
-      return toKubeNode((await this.taints.setConditions(name, conditions, actor)).node);
+      return this.kube((await this.taints.setConditions(name, conditions, actor)).node);
     } catch (e) {
       throw asKubeNodeError(e, name);
     }
@@ -145,7 +170,7 @@ export class KubeNodesService {
   async delete(name: string, actor: Actor, dryRun: boolean): Promise<KubeNode> {
     const node = await this.nodes.get(name);
     if (!dryRun) await this.nodes.delete(name, actor);
-    return toKubeNode(node);
+    return this.kube(node);
   }
 
   /**
@@ -167,7 +192,7 @@ export class KubeNodesService {
     }
     if (dryRun) return this.dryRunResult(name, body, current);
     try {
-      return toKubeNode((await this.nodes.upsert(name, body, actor)).node);
+      return this.kube((await this.nodes.upsert(name, body, actor)).node);
     } catch (e) {
       throw asKubeNodeError(e, name);
     }
@@ -203,6 +228,6 @@ export class KubeNodesService {
     if (errors.length) {
       throw asKubeNodeError(AppError.invalid('Node', name, errors, formatInvalidObject('Node', name, errors)), name);
     }
-    return toKubeNode(node);
+    return this.kube(node);
   }
 }

@@ -14,6 +14,7 @@ import { compileFieldSelector, pinnedValue } from './field-selector';
 import { kubeLimit } from './list-limit';
 import { asKubePodError, podWriteBody } from './pod-body';
 import { toKubePod, type KubePod } from './pod-object';
+import { KubeVersions, podKey } from './watch/kube-versions';
 import { podTable } from './pod-table';
 import type { Table } from './table';
 import type { ListOptions } from './kube-nodes.service';
@@ -34,12 +35,25 @@ export class KubePodsService {
     private readonly bindings: BindingService,
     private readonly snapshot: SnapshotService,
     private readonly evictions: EvictionApiService,
+    private readonly versions: KubeVersions,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
+  /** A list's `metadata.resourceVersion`: the newest change (a watch from it misses nothing after the list). */
+  listVersion(): string {
+    return String(this.versions.current());
+  }
+
+  /** The pod as core/v1 shows it, with its Kubernetes resourceVersion (watch/kube-versions.ts). */
+  private kube(pod: StoredPod): KubePod {
+    const object = toKubePod(pod);
+    object.metadata.resourceVersion = this.versions.versionOf(podKey(pod.namespace, pod.name), pod.resourceVersion);
+    return object;
+  }
+
   /** A pod taintwise evicted is gone from the Kubernetes API, as the taint manager deletes it (SEMANTICS A.5). */
   async get(namespace: string, name: string): Promise<KubePod> {
-    return toKubePod(await this.present(namespace, name));
+    return this.kube(await this.present(namespace, name));
   }
 
   /** The stored pod, unless evicted (NotFound then, in Kubernetes' words). */
@@ -77,7 +91,7 @@ export class KubePodsService {
       const page = await this.pods.list(filter, { limit: limit ?? PAGE, continue: token });
       for (const pod of page.items) {
         if (pod.phase === 'Evicted') continue;
-        const kube = toKubePod(pod);
+        const kube = this.kube(pod);
         if (!labels(pod.labels) || !fields(selectable(kube))) continue;
         items.push(kube);
       }
@@ -118,7 +132,7 @@ export class KubePodsService {
     }
     try {
       const options = { createOnly: true, replaceEvicted: true };
-      return toKubePod((await this.pods.upsert(namespace, name, body, actor, options)).pod);
+      return this.kube((await this.pods.upsert(namespace, name, body, actor, options)).pod);
     } catch (e) {
       throw asKubePodError(e, name);
     }
@@ -127,7 +141,7 @@ export class KubePodsService {
   async delete(namespace: string, name: string, actor: Actor, dryRun: boolean): Promise<KubePod> {
     const pod = await this.present(namespace, name);
     if (!dryRun) await this.pods.delete(namespace, name, actor);
-    return toKubePod(pod);
+    return this.kube(pod);
   }
 
   /** pods/{name}/binding (core/v1 Binding): the binding use case, feasibility checked as on REST. */

@@ -24,6 +24,8 @@ import { checkFieldValidation } from './field-validation';
 import { isDryRun, requireWriter } from './kube-access';
 import { KubeNodesService } from './kube-nodes.service';
 import { wantsTable } from './table';
+import { isWatch } from './watch/watch-query';
+import { KubeWatchService } from './watch/kube-watch.service';
 
 type Query = Record<string, string | undefined>;
 
@@ -31,15 +33,25 @@ type Query = Record<string, string | undefined>;
 @ApiExcludeController()
 @Controller('api/v1/nodes')
 export class NodesController {
-  constructor(private readonly nodes: KubeNodesService) {}
+  constructor(
+    private readonly nodes: KubeNodesService,
+    private readonly watch: KubeWatchService,
+  ) {}
 
   @Get()
-  list(@Query() query: Query, @Headers('accept') accept: string | undefined): object {
-    if (query.watch === 'true' || query.watch === '1') {
-      throw new AppError('NotFound', 'watch is not served for nodes yet', [], { methodNotAllowed: true });
+  async list(
+    @Query() query: Query,
+    @Headers('accept') accept: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<object | undefined> {
+    if (isWatch(query)) {
+      const stream = this.watch.prepare({ resource: 'nodes', ...query, table: wantsTable(accept) });
+      void reply.hijack();
+      await stream(reply.raw);
+      return undefined;
     }
     const page = this.nodes.list(query);
-    const meta = page.continue ? { continue: page.continue } : {};
+    const meta = { resourceVersion: this.nodes.listVersion(), ...(page.continue ? { continue: page.continue } : {}) };
     if (wantsTable(accept)) return this.nodes.table(page.items, query.includeObject, meta);
     return { kind: 'NodeList', apiVersion: 'v1', metadata: meta, items: page.items };
   }

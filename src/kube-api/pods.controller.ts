@@ -1,4 +1,5 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Actor, CurrentPrincipal } from '../kernel/auth/principal.decorator';
 import type { Principal } from '../kernel/auth/roles';
@@ -8,6 +9,8 @@ import { isDryRun, requireWriter } from './kube-access';
 import { KubePodsService } from './kube-pods.service';
 import type { KubePod } from './pod-object';
 import { wantsTable } from './table';
+import { isWatch } from './watch/watch-query';
+import { KubeWatchService } from './watch/kube-watch.service';
 
 type Query = Record<string, string | undefined>;
 
@@ -15,16 +18,28 @@ type Query = Record<string, string | undefined>;
 @ApiExcludeController()
 @Controller('api/v1')
 export class PodsController {
-  constructor(private readonly pods: KubePodsService) {}
+  constructor(
+    private readonly pods: KubePodsService,
+    private readonly watch: KubeWatchService,
+  ) {}
 
   @Get('pods')
-  listAll(@Query() query: Query, @Headers('accept') accept: string | undefined) {
-    return this.list(undefined, query, accept);
+  listAll(
+    @Query() query: Query,
+    @Headers('accept') accept: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.list(undefined, query, accept, reply);
   }
 
   @Get('namespaces/:ns/pods')
-  listIn(@Param('ns') ns: string, @Query() query: Query, @Headers('accept') accept: string | undefined) {
-    return this.list(ns, query, accept);
+  listIn(
+    @Param('ns') ns: string,
+    @Query() query: Query,
+    @Headers('accept') accept: string | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.list(ns, query, accept, reply);
   }
 
   @Get('namespaces/:ns/pods/:name')
@@ -121,12 +136,15 @@ export class PodsController {
     return namespaceObject(name);
   }
 
-  private async list(ns: string | undefined, query: Query, accept: string | undefined) {
-    if (query.watch === 'true' || query.watch === '1') {
-      throw new AppError('NotFound', 'watch is not served for pods yet', [], { methodNotAllowed: true });
+  private async list(ns: string | undefined, query: Query, accept: string | undefined, reply: FastifyReply) {
+    if (isWatch(query)) {
+      const stream = this.watch.prepare({ resource: 'pods', namespace: ns, ...query, table: wantsTable(accept) });
+      void reply.hijack();
+      await stream(reply.raw);
+      return undefined;
     }
     const page = await this.pods.list(ns, query);
-    const meta = page.continue ? { continue: page.continue } : {};
+    const meta = { resourceVersion: this.pods.listVersion(), ...(page.continue ? { continue: page.continue } : {}) };
     if (wantsTable(accept)) return this.pods.table(page.items, query.includeObject, meta);
     return { kind: 'PodList', apiVersion: 'v1', metadata: meta, items: page.items satisfies KubePod[] };
   }

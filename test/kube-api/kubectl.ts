@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +58,18 @@ export class Kubectl {
       );
       if (options.stdin !== undefined) child.stdin?.end(options.stdin);
     });
+  }
+
+  /** A long-running kubectl (`get -w`): the caller reads its output and kills it. */
+  spawn(args: string[]): ChildProcess {
+    return spawn(
+      '/usr/bin/kubectl',
+      [`--kubeconfig=${this.kubeconfig}`, `--cache-dir=${join(this.dir, 'cache')}`, ...args],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: this.dir, KUBECONFIG: this.kubeconfig },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
   }
 
   dispose(): void {

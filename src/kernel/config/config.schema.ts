@@ -67,6 +67,8 @@ export const configSchema = z.object({
   // Limits.
   BODY_LIMIT_BYTES: int(32 * 1024 * 1024, 1024),
   RATE_LIMIT_PER_MINUTE: int(6000, 0),
+  /** Kubernetes API watches: a BOOKMARK this often when the client allows them (the API server: about 1 min). */
+  KUBE_WATCH_BOOKMARK_SECONDS: int(60, 1, 3600),
   GRAPHQL_MAX_DEPTH: int(10, 2, 50),
   GRAPHQL_MAX_COMPLEXITY: int(5000, 10),
   DB_STATEMENT_TIMEOUT_MS: int(15000, 100),
