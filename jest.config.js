@@ -31,6 +31,15 @@ const esmPackages = [
   'fast-check',
   'pure-rand',
   'content-disposition',
+  // @kubernetes/client-node 1.x and its ESM-only dependencies (the informer tests, the cluster mirror)
+  '@kubernetes/client-node',
+  'openid-client',
+  'oauth4webapi',
+  'jose',
+  'rfc4648',
+  'jsonpath-plus',
+  '@jsep-plugin',
+  'jsep',
 ];
 const swc = [
   '@swc/jest',
