@@ -11,6 +11,8 @@
  * profile of the measured rounds (bench/experiments/top-functions.mjs reads it).
  *   node -r @swc-node/register bench/experiments/request-cost.ts --nodes 1000 --pods 30000 --requests 2000 --rounds 3
  *   ... --phases rest-distinct,gql-mix   (a subset)
+ * The service's own config is built from the arguments here (NODE_ENV stays development for it), so
+ * `NODE_ENV=production node ...` shows what graphql-js's production mode alone changes.
  * Two trees against each other, batches alternated between two warmed-up processes: ab-trees.ts.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -38,7 +40,6 @@ async function main() {
     LOG_LEVEL: 'warn',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'tw-reqcost-')),
     RATE_LIMIT_PER_MINUTE: '0',
-    ...(process.env.NODE_ENV === 'production' ? { API_KEYS: '' } : {}),
   });
   const app = await createApp(config, { logger: pino({ level: 'warn' }) });
   await app.init();
