@@ -6,6 +6,7 @@
  * ratios after/before (the figure to quote), with the load average at start and end.
  *   node -r @swc-node/register bench/experiments/ab-trees.ts --before /tmp/before --after . \
  *     --phases rest-distinct --batch 500 --pairs 20 -- --nodes 1000 --pods 30000 --requests 500
+ * `--env-after NODE_ENV=production` with the same tree on both sides: what graphql-js's production mode changes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -29,7 +30,16 @@ interface Worker {
   next(): Promise<any>;
 }
 
-function start(dir: string): Worker {
+/** `--env-after K=V` (repeatable): extra environment for the after process only (e.g. NODE_ENV=production). */
+const envAfter: Record<string, string> = {};
+own.forEach((a, i) => {
+  if (a === '--env-after') {
+    const [k, ...v] = own[i + 1].split('=');
+    envAfter[k] = v.join('=');
+  }
+});
+
+function start(dir: string, env: Record<string, string> = {}): Worker {
   const child = spawn(
     process.execPath,
     [
@@ -41,7 +51,7 @@ function start(dir: string): Worker {
       phases.join(','),
       ...passed,
     ],
-    { cwd: dir, stdio: ['pipe', 'pipe', 'inherit'] },
+    { cwd: dir, stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, ...env } },
   );
   const lines: string[] = [];
   const waiting: Array<(line: string) => void> = [];
@@ -65,14 +75,14 @@ function start(dir: string): Worker {
 async function main() {
   const load0 = loadavg();
   const before = start(opt('before', '.'));
-  const after = start(opt('after', '.'));
+  const after = start(opt('after', '.'), envAfter);
   await Promise.all([before.next(), after.next()]);
   const ask = async (w: Worker, phase: string) => {
     w.child.stdin!.write(`${phase} ${batch}\n`);
     return (await w.next()).cpuMs as number;
   };
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const out: Record<string, unknown> = { batch, pairs, loadStart: load0 };
+  const out: Record<string, unknown> = { batch, pairs, envAfter, loadStart: load0 };
   for (const phase of phases) {
     const a: number[] = [];
     const b: number[] = [];
