@@ -99,7 +99,12 @@ export class SnapshotService implements OnApplicationBootstrap {
   async applyNotice(notice: ChangeNotice): Promise<void> {
     if (notice.reload) return this.reload();
     const db = this.database.prisma;
-    const applied: AppliedChanges = { nodes: [], deletedNodes: [...(notice.deletedNodes ?? [])], pods: [], deletedPods: [] };
+    const applied: AppliedChanges = {
+      nodes: [],
+      deletedNodes: [...(notice.deletedNodes ?? [])],
+      pods: [],
+      deletedPods: [],
+    };
     for (const [namespace, name] of notice.deletedPods ?? []) applied.deletedPods.push({ namespace, name });
     for (const name of notice.deletedNodes ?? []) this.snapshot.removeNode(name);
     for (const [namespace, name] of notice.deletedPods ?? []) this.snapshot.removePod(namespace, name);
