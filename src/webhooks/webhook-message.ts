@@ -7,7 +7,8 @@ import { Webhook } from 'standardwebhooks';
  * committed, its data), plus what the stream says besides (`eventId`, `subject: { kind, name }`,
  * `actor`: the data alone does not name the node or pod it is about); the headers `webhook-id` (the
  * delivery's id: the same on every retry, so receivers can de-duplicate), `webhook-timestamp` (this
- * attempt, seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>` per secret, space-separated during a rotation).
+ * attempt, seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>` per
+ * secret, space-separated during a rotation).
  * Signing is the `standardwebhooks` library's, the same code receivers verify with.
  */
 

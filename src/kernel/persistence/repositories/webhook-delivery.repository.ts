@@ -14,7 +14,8 @@ import type { Db } from '../prisma-types';
  * order (a plain sequence only follows the order of `nextval`). Held for the last statements of a
  * transaction, after every row lock it takes, so it cannot deadlock with them.
  */
-const OUTBOX_ORDER_LOCK = `SELECT pg_advisory_xact_lock(hashtext('taintwise:webhook-outbox')) FROM webhook_subscriptions WHERE enabled LIMIT 1`;
+const OUTBOX_ORDER_LOCK = `SELECT 1 AS locked FROM (
+  SELECT pg_advisory_xact_lock(hashtext('taintwise:webhook-outbox')) FROM webhook_subscriptions WHERE enabled LIMIT 1) l`;
 
 /** Which subscriptions want an event: enabled, with no type filter or the event's type in it. */
 const MATCHES = `s.enabled AND (s.events IS NULL OR cardinality(s.events) = 0 OR u.type = ANY(s.events))`;
