@@ -23,9 +23,8 @@ import { WebhookSender, type AttemptResult } from './webhook-sender';
 export const WEBHOOK_WORKER_ACTOR = 'webhook-worker';
 /** Pending rows read per query, in order. */
 const BATCH = 500;
-/** Acknowledged rows are marked Delivered in one statement at most this many (or this many ms) apart. */
-const FLUSH_EVERY = 100;
-const FLUSH_AFTER_MS = 100;
+/** A subscription's settings (secret, URL, enabled) are read again at least this often while delivering. */
+const REFRESH_MS = 100;
 /**
  * The delivery lease of a subscription: kept alive by a heartbeat every third of it while its rows are
  * being sent; a replica that dies (SIGKILL) loses its leases this long after its last heartbeat.
@@ -201,20 +200,47 @@ export class WebhookDispatcher implements OnModuleInit, OnApplicationBootstrap, 
    */
   private async deliverAll(claimed: StoredWebhook): Promise<void> {
     let subscription: StoredWebhook | undefined = claimed;
-    const acknowledged: Array<{ id: string; attempt: WebhookAttempt }> = [];
-    let lastFlush = performance.now();
+    let refreshedAt = performance.now();
     let failing = claimed.failingSince !== null;
-
-    const flush = async (): Promise<void> => {
-      lastFlush = performance.now();
-      if (acknowledged.length === 0) return;
+    // Acknowledged rows are marked Delivered by one UPDATE at a time running beside the next requests:
+    // each mark starts as soon as the previous one ends and takes every row acknowledged meanwhile. So
+    // a burst costs a statement per few rows, and a row is marked about one round trip after its 2xx
+    // (what a SIGKILL can make a receiver see twice).
+    const acknowledged: Array<{ id: string; attempt: WebhookAttempt }> = [];
+    let marking: Promise<void> | undefined;
+    let markError: unknown;
+    const mark = (): void => {
+      if (marking || acknowledged.length === 0) return;
       const batch = acknowledged.splice(0);
-      await this.deliveries.markDelivered(this.uow.db, batch);
-      this.metrics.webhookDeliveries.inc({ outcome: 'delivered' }, batch.length);
-      if (failing) {
-        failing = false;
-        await this.subscriptions.recordAttempt(this.uow.db, claimed.id, true, this.uow.now());
+      marking = this.deliveries
+        .markDelivered(this.uow.db, batch)
+        .then(async () => {
+          this.metrics.webhookDeliveries.inc({ outcome: 'delivered' }, batch.length);
+          if (failing) {
+            failing = false;
+            await this.subscriptions.recordAttempt(this.uow.db, claimed.id, true, this.uow.now());
+          }
+        })
+        .catch((e: unknown) => {
+          markError = e;
+        })
+        .finally(() => {
+          marking = undefined;
+          if (markError === undefined) mark();
+        });
+    };
+    /** Waits until every acknowledged row is marked; throws if a mark failed. */
+    const flush = async (): Promise<void> => {
+      mark();
+      while (marking) {
+        await marking;
+        mark();
       }
+      if (markError !== undefined) throw markError;
+    };
+    const refresh = async (): Promise<void> => {
+      if (performance.now() - refreshedAt < REFRESH_MS) return;
+      refreshedAt = performance.now();
       // A change to the subscription (secret rotated, URL changed, disabled, deleted) applies from here.
       subscription = await this.subscriptions.find(this.uow.db, claimed.id);
     };
@@ -251,12 +277,15 @@ export class WebhookDispatcher implements OnModuleInit, OnApplicationBootstrap, 
           );
           if (result.ok) {
             acknowledged.push({ id: row.id, attempt });
-            if (acknowledged.length >= FLUSH_EVERY || performance.now() - lastFlush >= FLUSH_AFTER_MS) await flush();
+            mark();
+            if (markError !== undefined) throw markError;
+            await refresh();
             continue;
           }
           // Shutting down mid-request: not the receiver's failure; the row stays as it was.
           if (this.stopped) break;
           await flush();
+          await refresh();
           const retryAt = row.event ? nextRetryAt(this.config.WEBHOOK_RETRY_SCHEDULE, row.attempts + 1, now) : null;
           await this.deliveries.markAttemptFailed(this.uow.db, row.id, attempt, retryAt);
           this.metrics.webhookDeliveries.inc({ outcome: retryAt ? 'retry' : 'failed' });
