@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
  * The Standard Webhooks message (https://www.standardwebhooks.com, issue 15): the body
  * `{ type, timestamp, data }` carries an event exactly as the event stream has it (its type, when it was
  * committed, its data), plus what the stream says besides (`eventId`, `subject: { kind, name }`,
- * `actor`: the data alone does not name the node or pod it is about); the headers `webhook-id` (the
+ * `actor`, `requestId`: the data alone does not name the node or pod it is about); the headers `webhook-id` (the
  * delivery's id: the same on every retry, so receivers can de-duplicate), `webhook-timestamp` (this
  * attempt, seconds) and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>` per
  * secret, space-separated during a rotation).
@@ -16,6 +16,7 @@ export interface WebhookEvent {
   id: string;
   type: string;
   actor: string;
+  requestId: string | null;
   subjectKind: string;
   subjectName: string;
   createdAt: Date;
@@ -30,6 +31,7 @@ export function webhookBody(event: WebhookEvent): string {
     eventId: event.id,
     subject: { kind: event.subjectKind, name: event.subjectName },
     actor: event.actor,
+    requestId: event.requestId,
   });
 }
 

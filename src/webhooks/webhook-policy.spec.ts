@@ -106,6 +106,7 @@ describe('webhook message', () => {
     id: '17',
     type: 'EvictionExecuted',
     actor: 'taint-eviction-controller',
+    requestId: null,
     subjectKind: 'Pod',
     subjectName: 'default/web-1',
     createdAt: new Date('2026-11-25T08:00:00.123Z'),
@@ -120,6 +121,7 @@ describe('webhook message', () => {
       eventId: '17',
       subject: { kind: 'Pod', name: 'default/web-1' },
       actor: 'taint-eviction-controller',
+      requestId: null,
     });
     expect(webhookMessageId('42')).toBe('msg_42');
   });

@@ -15,6 +15,7 @@ export interface Received {
     eventId: string;
     subject: { kind: string; name: string };
     actor: string;
+    requestId: string | null;
   };
   at: number;
   status: number;

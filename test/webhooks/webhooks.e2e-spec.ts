@@ -106,6 +106,7 @@ describe.each(testModes())('webhooks (%s)', (mode) => {
       eventId: event.id,
       subject: { kind: 'Node', name },
       actor: event.actor,
+      requestId: event.requestId,
     });
     // another secret does not verify it, nor does a changed body
     expect(() =>

@@ -48,6 +48,7 @@ export interface DueWebhookDelivery {
     id: string;
     type: string;
     actor: string;
+    requestId: string | null;
     subjectKind: string;
     subjectName: string;
     createdAt: Date;

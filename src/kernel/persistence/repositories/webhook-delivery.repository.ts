@@ -111,6 +111,7 @@ export class WebhookDeliveryRepository {
         event_id: string;
         type: string | null;
         actor: string | null;
+        request_id: string | null;
         subject_kind: string | null;
         subject_name: string | null;
         event_created_at: Date | string | null;
@@ -118,7 +119,7 @@ export class WebhookDeliveryRepository {
       }>
     >(
       `SELECT d.id::text AS id, d.attempts, d.next_attempt_at, d.created_at,
-              d.event_id::text AS event_id, e.type, e.actor, e.subject_kind, e.subject_name,
+              d.event_id::text AS event_id, e.type, e.actor, e.request_id, e.subject_kind, e.subject_name,
               e.created_at AS event_created_at, e.data
        FROM webhook_deliveries d LEFT JOIN events e ON e.id = d.event_id
        WHERE d.subscription_id = $1::uuid AND d.status = 'Pending'
@@ -138,6 +139,7 @@ export class WebhookDeliveryRepository {
               id: r.event_id,
               type: r.type,
               actor: r.actor!,
+              requestId: r.request_id,
               subjectKind: r.subject_kind!,
               subjectName: r.subject_name!,
               createdAt: new Date(r.event_created_at!),
