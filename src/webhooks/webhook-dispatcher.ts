@@ -26,6 +26,12 @@ const BATCH = 500;
 /** A subscription's settings (secret, URL, enabled) are read again at least this often while delivering. */
 const REFRESH_MS = 100;
 /**
+ * Acknowledged rows wait at most this long to be marked Delivered, so a burst costs one UPDATE per
+ * this many ms (embedded PGlite runs its queries on this thread: a statement per row would halve the
+ * delivery rate), and a SIGKILL re-sends at most the messages acknowledged in the last this-many ms.
+ */
+const MARK_EVERY_MS = 25;
+/**
  * The delivery lease of a subscription: kept alive by a heartbeat every third of it while its rows are
  * being sent; a replica that dies (SIGKILL) loses its leases this long after its last heartbeat.
  */
@@ -202,14 +208,25 @@ export class WebhookDispatcher implements OnModuleInit, OnApplicationBootstrap, 
     let subscription: StoredWebhook | undefined = claimed;
     let refreshedAt = performance.now();
     let failing = claimed.failingSince !== null;
-    // Acknowledged rows are marked Delivered by one UPDATE at a time running beside the next requests:
-    // each mark starts as soon as the previous one ends and takes every row acknowledged meanwhile. So
-    // a burst costs a statement per few rows, and a row is marked about one round trip after its 2xx
-    // (what a SIGKILL can make a receiver see twice).
+    // Acknowledged rows are marked Delivered by one UPDATE at a time running beside the next requests,
+    // every MARK_EVERY_MS, each taking every row acknowledged meanwhile: a row is marked at most about
+    // MARK_EVERY_MS plus a round trip after its 2xx (what a SIGKILL can make a receiver see twice).
     const acknowledged: Array<{ id: string; attempt: WebhookAttempt }> = [];
     let marking: Promise<void> | undefined;
     let markError: unknown;
+    let markTimer: NodeJS.Timeout | undefined;
+    const markSoon = (): void => {
+      if (markTimer || marking) return;
+      markTimer = setTimeout(() => {
+        markTimer = undefined;
+        mark();
+      }, MARK_EVERY_MS);
+    };
     const mark = (): void => {
+      if (markTimer) {
+        clearTimeout(markTimer);
+        markTimer = undefined;
+      }
       if (marking || acknowledged.length === 0) return;
       const batch = acknowledged.splice(0);
       marking = this.deliveries
@@ -226,7 +243,7 @@ export class WebhookDispatcher implements OnModuleInit, OnApplicationBootstrap, 
         })
         .finally(() => {
           marking = undefined;
-          if (markError === undefined) mark();
+          if (markError === undefined && acknowledged.length) markSoon();
         });
     };
     /** Waits until every acknowledged row is marked; throws if a mark failed. */
@@ -277,7 +294,7 @@ export class WebhookDispatcher implements OnModuleInit, OnApplicationBootstrap, 
           );
           if (result.ok) {
             acknowledged.push({ id: row.id, attempt });
-            mark();
+            markSoon();
             if (markError !== undefined) throw markError;
             await refresh();
             continue;
