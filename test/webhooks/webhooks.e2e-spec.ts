@@ -375,10 +375,20 @@ describe.each(testModes())('webhooks (%s)', (mode) => {
     const refused = await app.graphql(`mutation { createWebhook(input: { url: "http://169.254.169.254/" }) { id } }`);
     expect(refused.body.errors![0].extensions.code).toBe('UNPROCESSABLE_ENTITY');
     const off = await app.graphql(
-      `mutation($id: ID!) { updateWebhook(id: $id, input: { enabled: false }) { enabled disabledReason } }`,
+      `mutation($id: ID!) { updateWebhook(id: $id, input: { enabled: false }) { enabled disabledReason secret } }`,
       { id: hook.id },
     );
-    expect(off.body.data!.updateWebhook).toEqual({ enabled: false, disabledReason: 'disabled by anonymous' });
+    expect(off.body.data!.updateWebhook).toEqual({
+      enabled: false,
+      disabledReason: 'disabled by anonymous',
+      secret: null,
+    });
+    const rotated = await app.graphql(
+      `mutation($id: ID!) { updateWebhook(id: $id, input: { rotateSecret: true }) { secret previousSecretValidUntil } }`,
+      { id: hook.id },
+    );
+    expect(rotated.body.data!.updateWebhook.secret).toMatch(/^whsec_/);
+    expect(rotated.body.data!.updateWebhook.secret).not.toBe(hook.secret);
     const deleted = await app.graphql(`mutation($id: ID!) { deleteWebhook(id: $id) }`, { id: hook.id });
     expect(deleted.body.data!.deleteWebhook).toBe(true);
   });

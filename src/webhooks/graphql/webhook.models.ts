@@ -22,6 +22,14 @@ export class WebhookWithSecretModel extends WebhookModel {
   @Field({ description: 'whsec_<base64>: verify deliveries with it (Standard Webhooks)' }) secret!: string;
 }
 
+@ObjectType('UpdatedWebhook', {
+  description: 'A webhook after a change; `secret` only when it was rotated (shown once).',
+})
+export class UpdatedWebhookModel extends WebhookModel {
+  @Field(() => String, { nullable: true, description: 'the new whsec_ secret after rotateSecret; null otherwise' })
+  secret!: string | null;
+}
+
 @ObjectType('WebhookAttempt')
 export class WebhookAttemptModel {
   @Field() at!: string;

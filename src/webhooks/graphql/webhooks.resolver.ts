@@ -12,6 +12,7 @@ import { WebhookService } from '../webhook.service';
 import {
   CreateWebhookInput,
   UpdateWebhookInput,
+  UpdatedWebhookModel,
   WebhookDeliveriesArgs,
   WebhookDeliveryModel,
   WebhookModel,
@@ -73,7 +74,7 @@ export class WebhooksResolver {
     return Object.assign(new WebhookWithSecretModel(), await this.service.create(given(input), actor));
   }
 
-  @Mutation(() => WebhookWithSecretModel, {
+  @Mutation(() => UpdatedWebhookModel, {
     description: 'PATCH /v1/webhooks/{id}; `secret` is set only when rotateSecret was asked',
   })
   @RequiresRole('admin')
@@ -81,9 +82,9 @@ export class WebhooksResolver {
     @Args('id', { type: () => ID }) id: string,
     @Args('input') input: UpdateWebhookInput,
     @Actor() actor: Actor,
-  ): Promise<WebhookWithSecretModel> {
+  ): Promise<UpdatedWebhookModel> {
     const updated = await this.service.update(id, given(input), actor);
-    return Object.assign(new WebhookWithSecretModel(), { secret: '', ...updated });
+    return Object.assign(new UpdatedWebhookModel(), { secret: null, ...updated });
   }
 
   @Mutation(() => Boolean, { description: 'DELETE /v1/webhooks/{id}' })
