@@ -179,7 +179,7 @@ const TARGETS: TargetDef[] = [
     ok: (v) => v <= 10_000,
     why: (m) =>
       m.webhookLag?.lagMs
-        ? `${m.webhookLag.delivered}/${m.webhookLag.events} delivered; p50 ${fmt(m.webhookLag.lagMs.p50)} ms, p99 ${fmt(m.webhookLag.lagMs.p99)} ms${m.webhookLag.note ? `; ${m.webhookLag.note}` : ''}`
+        ? `${m.webhookLag.delivered}/${m.webhookLag.events} delivered; the first after ${fmt(m.webhookLag.firstMs)} ms; p50 ${fmt(m.webhookLag.lagMs.p50)} ms, p99 ${fmt(m.webhookLag.lagMs.p99)} ms${m.webhookLag.note ? `; ${m.webhookLag.note}` : ''}`
         : m.webhookLag?.note,
   },
   {
@@ -549,7 +549,7 @@ export function renderReport(r: Results, rerun: string): string {
     );
     lines.push(
       `- eviction lag, ${m.evictionLag?.expected ?? '?'} evictions due in the same second: ${figureLine(m.evictionLag, (f) => `**p50 ${fmt(f.lagMs.p50)} ms, p99 ${fmt(f.lagMs.p99)} ms**, max ${fmt(f.lagMs.max)} ms over ${f.executed} executed (taint committed in ${fmt(f.commitMs)} ms; tolerationSeconds ${f.drainSeconds}); counted from max(evictAt, the answer to POST /v1/taints): p50 ${fmt(f.lagAfterCommitMs?.p50)} ms, p99 ${fmt(f.lagAfterCommitMs?.p99)} ms; as the live stream showed them (event arrival − evictAt, ${f.observed ?? 0} events): ${f.observedLagMs ? `**p50 ${fmt(f.observedLagMs.p50)} ms, p99 ${fmt(f.observedLagMs.p99)} ms**, max ${fmt(f.observedLagMs.max)} ms` : f.observedNote}`)}`,
-      `- webhooks (issue 15), the NoExecute taint on ${m.webhookLag?.evictions?.scheduled ?? '?'} pods again with one receiver subscribed to every type: ${figureLine(m.webhookLag, (f) => `**${f.delivered}/${f.events} events delivered, the last ${fmt(f.lagMs.max)} ms after the answer; lag p50 ${fmt(f.lagMs.p50)} ms, p99 ${fmt(f.lagMs.p99)} ms**; ${f.duplicates} duplicates; the taint answered in ${fmt(f.commitMs)} ms (${fmt(f.baselineCommitMs)} ms without a subscription)`)}`,
+      `- webhooks (issue 15), the NoExecute taint on ${m.webhookLag?.evictions?.scheduled ?? '?'} pods again with one receiver subscribed to every type: ${figureLine(m.webhookLag, (f) => `**${f.delivered}/${f.events} events delivered, the first ${fmt(f.firstMs)} ms and the last ${fmt(f.lagMs.max)} ms after the answer; lag p50 ${fmt(f.lagMs.p50)} ms, p99 ${fmt(f.lagMs.p99)} ms**; ${f.duplicates} duplicates; the taint answered in ${fmt(f.commitMs)} ms (${fmt(f.baselineCommitMs)} ms without a subscription)`)}`,
     );
     lines.push(
       `- load average during the phases: ${Object.entries(m.loadAverage)
