@@ -43,6 +43,8 @@ export interface ModeResult {
   /** Issue 12: the Kubernetes API's lists at full size (bench/lib/kube-lists.ts). */
   kubeLists?: Figure & Partial<KubeListFigures>;
   evictionLag?: Figure & { lagMs?: Summary };
+  /** Issue 15: the NoExecute taint's events delivered to one webhook receiver. */
+  webhookLag?: Figure & { lagMs?: Summary };
   loadAverage: Record<string, number[]>;
 }
 
@@ -169,6 +171,40 @@ const TARGETS: TargetDef[] = [
     unit: 'ms',
     value: (m) => okv(m.evictionLag, (f) => f.observedLagMs?.p99),
     ok: (v) => v <= 1000,
+  },
+  {
+    id: 'webhook-all-delivered',
+    label:
+      'issue 15: every event of a NoExecute taint over 100 × 110 pods (~10,000) delivered to one healthy webhook receiver: the last one, after the commit',
+    target: '≤ 10 s',
+    unit: 'ms',
+    value: (m) => okv(m.webhookLag, (f) => (f.delivered >= f.events ? f.lagMs?.max : undefined)),
+    ok: (v) => v <= 10_000,
+    why: (m) =>
+      m.webhookLag?.lagMs
+        ? `${m.webhookLag.delivered}/${m.webhookLag.events} delivered; the first after ${fmt(m.webhookLag.firstMs)} ms; p50 ${fmt(m.webhookLag.lagMs.p50)} ms, p99 ${fmt(m.webhookLag.lagMs.p99)} ms${m.webhookLag.note ? `; ${m.webhookLag.note}` : ''}`
+        : m.webhookLag?.note,
+  },
+  {
+    id: 'webhook-lag-p99',
+    label: 'issue 15: same run, delivery lag (arrival at the receiver − the answer to POST /v1/taints): p99',
+    target: '≤ 10 s',
+    unit: 'ms',
+    value: (m) => okv(m.webhookLag, (f) => f.lagMs?.p99),
+    ok: (v) => v <= 10_000,
+  },
+  {
+    id: 'webhook-commit',
+    label:
+      "issue 15: same run, the taint's own answer time with a webhook subscribed ÷ without (taint-commit, the same taint on the same nodes)",
+    target: '≤ 1.2',
+    unit: '',
+    value: (m) => okv(m.webhookLag, (f) => (f.baselineCommitMs ? f.commitMs / f.baselineCommitMs : undefined)),
+    ok: (v) => v <= 1.2,
+    why: (m) =>
+      m.webhookLag?.commitMs !== undefined
+        ? `${fmt(m.webhookLag.commitMs)} ms with the subscription (${m.webhookLag.evictions?.scheduled ?? '?'} scheduled), ${fmt(m.webhookLag.baselineCommitMs)} ms without (${m.taintCommit?.evictions?.scheduled ?? '?'} scheduled, ${m.taintCommit?.evictions?.immediate ?? '?'} immediate)`
+        : undefined,
   },
   {
     id: 'memory',
@@ -545,6 +581,7 @@ export function renderReport(r: Results, rerun: string): string {
     );
     lines.push(
       `- eviction lag, ${m.evictionLag?.expected ?? '?'} evictions due in the same second: ${figureLine(m.evictionLag, (f) => `**p50 ${fmt(f.lagMs.p50)} ms, p99 ${fmt(f.lagMs.p99)} ms**, max ${fmt(f.lagMs.max)} ms over ${f.executed} executed (taint committed in ${fmt(f.commitMs)} ms; tolerationSeconds ${f.drainSeconds}); counted from max(evictAt, the answer to POST /v1/taints): p50 ${fmt(f.lagAfterCommitMs?.p50)} ms, p99 ${fmt(f.lagAfterCommitMs?.p99)} ms; as the live stream showed them (event arrival − evictAt, ${f.observed ?? 0} events): ${f.observedLagMs ? `**p50 ${fmt(f.observedLagMs.p50)} ms, p99 ${fmt(f.observedLagMs.p99)} ms**, max ${fmt(f.observedLagMs.max)} ms` : f.observedNote}`)}`,
+      `- webhooks (issue 15), the NoExecute taint on ${m.webhookLag?.evictions?.scheduled ?? '?'} pods again with one receiver subscribed to every type: ${figureLine(m.webhookLag, (f) => `**${f.delivered}/${f.events} events delivered, the first ${fmt(f.firstMs)} ms and the last ${fmt(f.lagMs.max)} ms after the answer; lag p50 ${fmt(f.lagMs.p50)} ms, p99 ${fmt(f.lagMs.p99)} ms**; ${f.duplicates} duplicates; the taint answered in ${fmt(f.commitMs)} ms (${fmt(f.baselineCommitMs)} ms without a subscription)`)}`,
     );
     lines.push(
       `- load average during the phases: ${Object.entries(m.loadAverage)

@@ -18,6 +18,7 @@ import { runOpenLoop } from './lib/open-loop';
 import { load, machineInfo, versions } from './lib/machine';
 import { compileService, REPO_ROOT, Service, sleep } from './lib/service';
 import { summarize } from './lib/stats';
+import { BenchWebhookReceiver } from './lib/webhook-receiver';
 import { countDelayedJobs, createStorage, type ModeName, type Storage } from './lib/storage';
 import { evaluateTargets, renderReport, type Figure, type ModeResult, type Results } from './report';
 import {
@@ -282,7 +283,8 @@ async function runMode(
         ]
       : []),
   ];
-  const env = { BENCH_OPS_ROUTES: 'true', ...s.serviceEnv, ...storage.env };
+  // WEBHOOK_ALLOW_PRIVATE: the webhook scenario's receiver listens on loopback.
+  const env = { BENCH_OPS_ROUTES: 'true', WEBHOOK_ALLOW_PRIVATE: 'true', ...s.serviceEnv, ...storage.env };
   let service: Service | undefined;
   try {
     // 1. Cold start on empty storage, then the import.
@@ -412,6 +414,14 @@ async function runMode(
     );
     log(
       `${mode}: taint commit ${result.taintCommit.status} ${result.taintCommit.ms !== undefined ? `${Math.round(result.taintCommit.ms)} ms` : (result.taintCommit.note ?? '')}`,
+    );
+    // 4b. Webhooks (issue 15): the same NoExecute taint again, its events delivered to one receiver, then
+    // removed again before its evictions fall due (so they do not disturb the eviction lag).
+    await settle(service);
+    result.webhookLag = alive(await measureWebhookLag(service, inv, result.taintCommit));
+    result.loadAverage.webhookLag = load();
+    log(
+      `${mode}: webhook lag ${result.webhookLag.status} ${result.webhookLag.lagMs ? `${result.webhookLag.delivered}/${result.webhookLag.events} delivered, first ${Math.round(result.webhookLag.firstMs)} ms, p50 ${Math.round(result.webhookLag.lagMs.p50)} ms p99 ${Math.round(result.webhookLag.lagMs.p99)} ms, last ${Math.round(result.webhookLag.lagMs.max)} ms after the answer; commit ${Math.round(result.webhookLag.commitMs)} ms (${Math.round(result.webhookLag.baselineCommitMs ?? NaN)} ms without a webhook)` : (result.webhookLag.note ?? '')}`,
     );
     await settle(service);
     result.evictionLag = alive(await measureEvictionLag(service, s, inv));
@@ -981,6 +991,84 @@ async function measureEvictionLag(service: Service, s: Settings, inv: GeneratedI
     return figure;
   } catch (e) {
     return fail(e);
+  }
+}
+
+/**
+ * Issue 15's bench: one healthy receiver on loopback subscribed to every event type, then the
+ * NoExecute taint on `batch-a` again (the taint-commit step removed it): its ~10,000 EvictionScheduled
+ * events (plus the per-node ones) are outbox rows written in the taint's transaction. Measured: the
+ * taint's own answer time (against the same taint's answer without a subscription, taint-commit),
+ * and per message its arrival − the answer (the commit), over every event the taint committed
+ * (counted in the audit log by the request id the bench sends).
+ */
+async function measureWebhookLag(service: Service, inv: GeneratedInventory, baseline?: Figure): Promise<Figure> {
+  const receiver = await new BenchWebhookReceiver().start();
+  let hookId: string | undefined;
+  try {
+    const hook = await http(service.url, 'POST', '/v1/webhooks', { url: receiver.url, description: 'bench' });
+    if (hook.status === 404) return notAvailable('POST /v1/webhooks', 404);
+    if (hook.status !== 201)
+      return { status: 'error', note: `POST /v1/webhooks answered ${hook.status}: ${hook.text}` };
+    hookId = hook.body.id;
+    // The WebhookCreated event itself: a warm connection before the measurement.
+    for (const until = performance.now() + 10_000; receiver.messages.length === 0 && performance.now() < until;)
+      await sleep(20);
+    const names = inv.pools['batch-a'];
+    const requestId = `bench-webhooks-${Date.now()}`;
+    const since = new Date(Date.now() - 1000).toISOString();
+    const answer = await http(
+      service.url,
+      'POST',
+      '/v1/taints',
+      { nodes: names, taints: [DRAIN_SPEC] },
+      { 'x-request-id': requestId },
+    );
+    const answeredAt = performance.now();
+    if (answer.status !== 200)
+      return { status: 'error', note: `POST /v1/taints answered ${answer.status}: ${answer.text.slice(0, 400)}` };
+    // Every event the taint committed, from the audit log (its request id).
+    let events = 0;
+    let token: string | undefined;
+    do {
+      const page = await http(
+        service.url,
+        'GET',
+        `/v1/events/history?since=${encodeURIComponent(since)}&limit=5000${token ? `&continue=${token}` : ''}`,
+      );
+      if (page.status !== 200) return { status: 'error', note: `GET /v1/events/history answered ${page.status}` };
+      events += (page.body.items as Array<{ requestId: string | null }>).filter(
+        (e) => e.requestId === requestId,
+      ).length;
+      token = page.body.continue;
+    } while (token);
+    const mine = () => receiver.messages.filter((m) => m.requestId === requestId);
+    const deadline = answeredAt + 60_000;
+    while (mine().length < events && performance.now() < deadline) await sleep(50);
+    const arrived = mine();
+    const lags = arrived.map((m) => Math.max(0, m.arrivedAt - answeredAt));
+    const figure: Figure = {
+      status: 'ok',
+      events,
+      delivered: arrived.length,
+      duplicates: arrived.length - new Set(arrived.map((m) => m.webhookId)).size,
+      commitMs: answer.ms,
+      baselineCommitMs: baseline?.status === 'ok' ? baseline.ms : undefined,
+      evictions: answer.body.evictions,
+      lagMs: summarize(lags),
+      firstMs: lags.reduce((a, b) => Math.min(a, b), Infinity),
+    };
+    if (arrived.length < events)
+      figure.note = `${events - arrived.length} of ${events} not delivered 60 s after the commit`;
+    return figure;
+  } catch (e) {
+    return fail(e);
+  } finally {
+    if (hookId) await http(service.url, 'DELETE', `/v1/webhooks/${hookId}`).catch(() => undefined);
+    await receiver.stop();
+    await http(service.url, 'POST', '/v1/taints', { nodes: inv.pools['batch-a'], taints: [DRAIN_REMOVE_SPEC] }).catch(
+      () => undefined,
+    );
   }
 }
 

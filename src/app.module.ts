@@ -20,6 +20,7 @@ import { PersistenceModule } from './kernel/persistence/persistence.module';
 import { OpsModule } from './ops/ops.module';
 import { TaintsModule } from './taints/taints.module';
 import { SystemResolver } from './ops/graphql/system.resolver';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** The composition root: global infrastructure (core), transports, and one module per use-case area. */
 @Module({})
@@ -38,6 +39,7 @@ export class AppModule {
         EventsModule,
         DecisionsModule,
         KubeApiModule,
+        WebhooksModule,
         GraphQLModule.forRoot<ApolloDriverConfig>({
           driver: ApolloDriver,
           path: '/graphql',

@@ -1,7 +1,8 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DELAYED_JOBS } from '../kernel/tokens';
 import { UnitOfWork } from '../kernel/persistence/unit-of-work';
 import type { DelayedJob, DelayedJobs } from '../kernel/timers/delayed-jobs';
+import { TimerRouter } from '../kernel/timers/timer-router';
 import { DueEvictionSweeper } from './due-eviction-sweeper';
 import { timerFor } from './eviction-planner.service';
 import type { EvictionTimerData } from './eviction-timer-id';
@@ -21,17 +22,18 @@ export { EVICTION_WORKER_ACTOR } from './due-eviction-sweeper';
  * it) is armed again for its deadline instead: the row is not due yet.
  */
 @Injectable()
-export class EvictionWorker implements OnApplicationBootstrap {
+export class EvictionWorker implements OnModuleInit {
   private readonly logger = new Logger('eviction-worker');
 
   constructor(
     private readonly uow: UnitOfWork,
     private readonly sweeper: DueEvictionSweeper,
     @Inject(DELAYED_JOBS) private readonly jobs: DelayedJobs,
+    private readonly router: TimerRouter,
   ) {}
 
-  async onApplicationBootstrap(): Promise<void> {
-    await this.jobs.start((job) => this.handle(job));
+  onModuleInit(): void {
+    this.router.register('evict-', (job) => this.handle(job));
   }
 
   /** The timer handler: resolves once a sweep that started after this firing has finished. */

@@ -20,6 +20,7 @@ import type { DelayedJobs, DelayedJobsErrorListener } from './timers/delayed-job
 import { InProcessDelayedJobs } from './timers/in-process-delayed-jobs';
 import { settlesWithin } from './timers/time-limits';
 import { TimerWrites } from './timers/timer-writes';
+import { TimerRouter } from './timers/timer-router';
 import { CLOCK, DATABASE, DELAYED_JOBS, REPLICA_ID } from './tokens';
 
 /** How long shutdown waits for committed timer changes to reach the backend (the reconciler covers the rest). */
@@ -98,7 +99,7 @@ export class CoreModule {
             const onError: DelayedJobsErrorListener = (err, context) => {
               if (!context.id) return backendError(err);
               timersLogger[context.final === false ? 'warn' : 'error']({
-                msg: 'eviction timer handler failed',
+                msg: 'timer handler failed',
                 ...context,
                 err: String(err),
               });
@@ -116,6 +117,7 @@ export class CoreModule {
           },
         },
         { provide: TimerWrites, inject: [DELAYED_JOBS], useFactory: (jobs: DelayedJobs) => new TimerWrites(jobs) },
+        TimerRouter,
         {
           provide: READINESS_CHECKS,
           inject: [DATABASE, DELAYED_JOBS],
@@ -126,7 +128,18 @@ export class CoreModule {
         },
         InfrastructureShutdown,
       ],
-      exports: [APP_CONFIG, Metrics, ApiKeys, CLOCK, REPLICA_ID, DATABASE, DELAYED_JOBS, TimerWrites, READINESS_CHECKS],
+      exports: [
+        APP_CONFIG,
+        Metrics,
+        ApiKeys,
+        CLOCK,
+        REPLICA_ID,
+        DATABASE,
+        DELAYED_JOBS,
+        TimerWrites,
+        TimerRouter,
+        READINESS_CHECKS,
+      ],
     };
   }
 }

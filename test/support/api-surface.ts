@@ -224,7 +224,7 @@ export function minimalValue(ref: TypeRef, surface: GraphQLSurface): unknown {
 
 /** API.md's role policy, from the operation alone (what each route or field SHOULD require). */
 export function expectedRestRole(method: string, path: string): Role {
-  if (/\/v1\/(audit|events\/history)/.test(path)) return 'admin';
+  if (/\/v1\/(audit|events\/history|webhooks)/.test(path)) return 'admin';
   if (method === 'GET') return 'viewer';
   if (path.startsWith('/v1/decisions/')) return 'viewer';
   if (path === '/v1/import' || (path === '/v1/nodes/{name}' && (method === 'PUT' || method === 'DELETE')))
@@ -234,6 +234,7 @@ export function expectedRestRole(method: string, path: string): Role {
 
 export function expectedGraphQLRole(op: Pick<GraphQLOperation, 'kind' | 'name'>): Role {
   if (/audit|history/i.test(op.name) && /event|audit/i.test(op.name)) return 'admin';
+  if (/webhook/i.test(op.name)) return 'admin';
   if (op.kind !== 'mutation') return 'viewer';
   if (/^(put|upsert|create|replace|delete|remove)Node$|^import/i.test(op.name)) return 'admin';
   return 'operator';

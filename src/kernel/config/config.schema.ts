@@ -25,6 +25,25 @@ const optionalUrl = (protocols: string[]) =>
 
 const API_KEY_ENTRY = /^[A-Za-z0-9_.@-]{1,64}:(viewer|operator|admin):[0-9a-f]{64}$/;
 
+/**
+ * `WEBHOOK_RETRY_SCHEDULE`: seconds before each retry, comma-separated (`5,300,1800`); an empty string
+ * means no retry. Answers the delays in milliseconds, or a message saying what is wrong.
+ */
+export function parseRetrySchedule(value: string): number[] | string {
+  const trimmed = value.trim();
+  if (trimmed === '') return [];
+  const parts = trimmed.split(',').map((p) => p.trim());
+  if (parts.length > 50) return 'at most 50 retries';
+  const delays: number[] = [];
+  for (const part of parts) {
+    if (!/^\d+(\.\d+)?$/.test(part)) return `"${part}" is not a number of seconds (use e.g. 5,300,1800)`;
+    const seconds = Number(part);
+    if (seconds > 7 * 86_400) return `"${part}": a retry at most 7 days later`;
+    delays.push(Math.round(seconds * 1000));
+  }
+  return delays;
+}
+
 export const configSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: int(3000, 0, 65535),
@@ -78,6 +97,36 @@ export const configSchema = z.object({
   /** BullMQ jobs a replica holds at once: the eviction worker runs them in batches of up to 500 per transaction. */
   EVICTION_WORKER_CONCURRENCY: int(500, 1, 5000),
   SHUTDOWN_TIMEOUT_MS: int(10000, 0),
+  // Webhooks (issue 15).
+  /**
+   * Deliver to private and loopback addresses (10/8, 172.16/12, 192.168/16, 127/8, ::1, fc00::/7).
+   * Link-local and metadata addresses are always refused.
+   */
+  WEBHOOK_ALLOW_PRIVATE: bool(false),
+  /** One attempt may take this long (connect, send, answer) before it counts as failed. */
+  WEBHOOK_TIMEOUT_SECONDS: int(10, 1, 300),
+  /** Seconds to wait before each retry, comma-separated; after the last one the delivery is Failed. */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default('5,300,1800,7200,18000,36000')
+    .transform((v, ctx) => {
+      const parsed = parseRetrySchedule(v);
+      if (typeof parsed === 'string') {
+        ctx.addIssue({ code: 'custom', message: parsed });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
+  /** A subscription whose attempts have all failed for this long is disabled (with a WebhookDisabled event). */
+  WEBHOOK_DISABLE_AFTER_SECONDS: int(86_400, 1),
+  /** Delivered and failed deliveries are kept this long in the delivery log. */
+  WEBHOOK_DELIVERY_RETENTION_DAYS: int(30, 1, 3650),
+  /** After a secret rotation the previous secret also signs for this long (unless the request says otherwise). */
+  WEBHOOK_SECRET_GRACE_SECONDS: int(86_400, 0, 30 * 86_400),
+  /** How often each replica looks for due deliveries it was not woken for (other replicas' rows, restarts). */
+  WEBHOOK_POLL_SECONDS: int(5, 1, 3600),
+  /** Subscriptions one replica delivers to at once (each in order, one request at a time). */
+  WEBHOOK_CONCURRENCY: int(16, 1, 500),
   // Observability.
   /** Every GC pause into taintwise_gc_pause_seconds and taintwise_gc_pause_max_seconds on /metrics. */
   METRICS_GC_PAUSES: bool(true),

@@ -43,6 +43,33 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly webhookDeliveries = new Counter({
+    name: 'taintwise_webhook_deliveries_total',
+    help: 'Webhook delivery attempts by outcome (delivered, retry: failed and retried later, failed: no retry left)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookAttemptDuration = new Histogram({
+    name: 'taintwise_webhook_attempt_duration_seconds',
+    help: 'Webhook delivery attempt latency (request sent to answer or error), by result (success, failure)',
+    labelNames: ['result'] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
+  readonly webhookQueueDepth = new Gauge({
+    name: 'taintwise_webhook_queue_depth',
+    help: 'Pending webhook deliveries (due or waiting for a retry), as of the last poll',
+    registers: [this.registry],
+  });
+
+  readonly webhookOldestPendingAge = new Gauge({
+    name: 'taintwise_webhook_oldest_pending_age_seconds',
+    help: 'Age of the oldest pending webhook delivery, as of the last poll (0 when none)',
+    registers: [this.registry],
+  });
+
   /** Every GC pause (METRICS_GC_PAUSES, on by default): `taintwise_gc_pause_seconds`. */
   readonly gcPauses?: GcPauses;
 
@@ -50,6 +77,7 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry, prefix: 'taintwise_' });
     if (options.gcPauses) this.gcPauses = new GcPauses(this.registry);
     for (const result of ['hit', 'miss'] as const) this.decisionCache.inc({ result }, 0);
+    for (const outcome of ['delivered', 'retry', 'failed'] as const) this.webhookDeliveries.inc({ outcome }, 0);
   }
 
   onApplicationShutdown(): void {

@@ -10,7 +10,7 @@ export interface Actor {
 
 export interface PendingEvent {
   type: string;
-  subjectKind: 'Node' | 'Pod' | 'Eviction' | 'Import' | 'Taints' | 'PodDisruptionBudget';
+  subjectKind: 'Node' | 'Pod' | 'Eviction' | 'Import' | 'Taints' | 'PodDisruptionBudget' | 'Webhook';
   subjectName: string;
   data: Record<string, unknown>;
 }

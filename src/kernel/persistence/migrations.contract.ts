@@ -67,6 +67,8 @@ export function sharedMigrationTests(open: () => Promise<{ session: SqlSession; 
       'pod_disruption_budgets',
       'pods',
       'taints',
+      'webhook_deliveries',
+      'webhook_subscriptions',
     ]);
   });
 

@@ -8,6 +8,9 @@ import { NodeRepository } from './repositories/node.repository';
 import { PodRepository } from './repositories/pod.repository';
 import { BudgetRepository } from './repositories/budget.repository';
 import { UnitOfWork } from './unit-of-work';
+import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
+import { WebhookSubscriptionRepository } from './repositories/webhook-subscription.repository';
+import { WebhookOutboxSignal } from '../events/webhook-outbox-signal';
 
 const SHARED = [
   NodeRepository,
@@ -15,6 +18,9 @@ const SHARED = [
   BudgetRepository,
   EventRepository,
   EvictionRepository,
+  WebhookSubscriptionRepository,
+  WebhookDeliveryRepository,
+  WebhookOutboxSignal,
   UnitOfWork,
   SnapshotService,
   EventBus,

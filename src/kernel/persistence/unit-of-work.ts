@@ -10,6 +10,8 @@ import { TimerWrites } from '../timers/timer-writes';
 import { Metrics } from '../observability/metrics';
 import { ChangeSet, type Actor } from './change-set';
 import { EventRepository } from './repositories/event.repository';
+import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
+import { WebhookOutboxSignal } from '../events/webhook-outbox-signal';
 import { type Db } from './prisma-types';
 
 export const CHANGE_CHANNEL = 'taintwise_changes';
@@ -41,6 +43,8 @@ export class UnitOfWork {
     private readonly metrics: Metrics,
     private readonly timerWrites: TimerWrites,
     private readonly events: EventRepository,
+    private readonly outbox: WebhookDeliveryRepository,
+    private readonly outboxSignal: WebhookOutboxSignal,
   ) {}
 
   now(): Date {
@@ -67,16 +71,20 @@ export class UnitOfWork {
   ): Promise<{ result: T; changes: ChangeSet }> {
     const changes = new ChangeSet(actor);
     let events: TaintwiseEvent[] = [];
+    let outboxRows = 0;
     const result = await this.database.prisma.$transaction(
       async (tx) => {
         const value = await work(tx, changes);
         events = await this.events.insert(tx, changes.actor, changes.events);
+        // The webhook outbox (issue 15): a delivery row per matching subscription, in this transaction.
+        outboxRows = await this.outbox.enqueue(tx, events, this.clock.now(), this.database.kind === 'postgres');
         if (this.database.kind === 'postgres') await this.notify(tx, changes, events);
         return value;
       },
       { timeout: options.timeoutMs ?? 60_000, maxWait: 15_000 },
     );
     this.afterCommit(changes, events);
+    if (outboxRows > 0) this.outboxSignal.enqueued();
     return { result, changes };
   }
 
