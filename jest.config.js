@@ -31,6 +31,11 @@ const esmPackages = [
   'fast-check',
   'pure-rand',
   'content-disposition',
+  // the mirror (src/mirror) follows a cluster with the official client, ESM since 1.0, and its ESM dependencies
+  '@kubernetes/client-node',
+  'openid-client',
+  'oauth4webapi',
+  'jose',
 ];
 const swc = [
   '@swc/jest',

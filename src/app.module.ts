@@ -20,6 +20,7 @@ import { PersistenceModule } from './kernel/persistence/persistence.module';
 import { OpsModule } from './ops/ops.module';
 import { TaintsModule } from './taints/taints.module';
 import { SystemResolver } from './ops/graphql/system.resolver';
+import { MirrorModule } from './mirror/mirror.module';
 
 /** The composition root: global infrastructure (core), transports, and one module per use-case area. */
 @Module({})
@@ -38,6 +39,8 @@ export class AppModule {
         EventsModule,
         DecisionsModule,
         KubeApiModule,
+        // following a live cluster: only with SYNC_KUBECONFIG
+        ...(config.SYNC_KUBECONFIG ? [MirrorModule] : []),
         GraphQLModule.forRoot<ApolloDriverConfig>({
           driver: ApolloDriver,
           path: '/graphql',
