@@ -248,8 +248,10 @@ export class MirrorService implements OnModuleInit, OnApplicationBootstrap, OnAp
   private async openWatch(resource: MirroredResource): Promise<void> {
     if (this.stopping) return;
     try {
-      if (this.needsRelist.has(resource)) {
-        await this.relist(resource, 'gone');
+      // after a 410, or for a resource that cannot be watched once the connection was lost: list again now
+      const unwatchable = this.versions[resource] === '';
+      if (this.needsRelist.has(resource) || (unwatchable && this.lostResources.has(resource))) {
+        await this.relist(resource, unwatchable ? 'unwatchable' : 'gone');
         this.needsRelist.delete(resource);
       }
     } catch (error) {
