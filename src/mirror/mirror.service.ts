@@ -67,6 +67,7 @@ export class MirrorService implements OnModuleInit, OnApplicationBootstrap, OnAp
   private readonly lostResources = new Set<MirroredResource>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly waiters = new Set<VersionWaiter>();
+  private readonly sleepers = new Set<() => void>();
   private flushTimer?: NodeJS.Timeout;
   private flushRunning = false;
   /** Every write to the database goes through this chain: batches and relist pages commit in arrival order. */
@@ -114,6 +115,8 @@ export class MirrorService implements OnModuleInit, OnApplicationBootstrap, OnAp
     this.setState('stopped');
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    for (const wake of this.sleepers) wake();
+    this.sleepers.clear();
     if (this.flushTimer) clearTimeout(this.flushTimer);
     for (const w of this.watches.values()) w.abort();
     this.watches.clear();
@@ -474,8 +477,18 @@ export class MirrorService implements OnModuleInit, OnApplicationBootstrap, OnAp
     this.timers.add(t);
   }
 
+  /** Waits `ms`, or less when the service stops (then the caller sees `stopping`). */
   private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => this.later(resolve, ms));
+    return new Promise((resolve) => {
+      if (this.stopping) return resolve();
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        this.sleepers.delete(resolve);
+        resolve();
+      }, ms);
+      this.timers.add(t);
+      this.sleepers.add(resolve);
+    });
   }
 }
 
