@@ -3,6 +3,7 @@ import { taintToJson } from '../kernel/model/taint-json';
 import { taintToString } from '../domain/tolerations/taint-to-string';
 import { Inject, Injectable } from '@nestjs/common';
 import { decideEviction, type EvictionDecision } from '../domain/eviction/decide-eviction';
+import { forecastErrorMs } from '../domain/eviction/forecast';
 import type { Taint } from '../domain/types';
 import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
 import type { ChangeSet } from '../kernel/persistence/change-set';
@@ -336,28 +337,26 @@ export class EvictionPlanner {
     changes: ChangeSet,
   ): Promise<void> {
     if (items.length === 0) return;
-    const observed = new Map(
-      (
-        await this.evictions.observeForecasts(
-          db,
-          items.map((i) => i.row.id),
-          now,
-        )
-      ).map((r) => [r.id, r]),
+    const errors = new Map(items.map((i) => [i.row.id, forecastErrorMs(i.row.evictAt, now)]));
+    const observed = new Set(
+      await this.evictions.observeForecasts(
+        db,
+        [...errors].map(([id, error]) => ({ id, forecastErrorMs: error })),
+        now,
+      ),
     );
     for (const i of items) {
-      const row = observed.get(i.row.id);
-      if (!row) continue;
+      if (!observed.has(i.row.id)) continue;
       changes.event({
         type: 'EvictionExecuted',
         subjectKind: 'Pod',
         subjectName: `${i.pod.namespace}/${i.pod.name}`,
         data: {
-          evictionId: row.id,
+          evictionId: i.row.id,
           forecast: true,
           reason: `the cluster removed the pod (${i.reason})`,
-          evictAt: row.evictAt.toISOString(),
-          forecastErrorMs: row.forecastErrorMs,
+          evictAt: i.row.evictAt.toISOString(),
+          forecastErrorMs: errors.get(i.row.id),
         },
       });
     }

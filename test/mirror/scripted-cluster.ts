@@ -128,7 +128,10 @@ export class ScriptedCluster {
 
   bookmark(resource: Resource): string {
     const resourceVersion = this.nextVersion();
-    this.send(resource, { type: 'BOOKMARK', object: { kind: 'Node', apiVersion: 'v1', metadata: { resourceVersion } } });
+    this.send(resource, {
+      type: 'BOOKMARK',
+      object: { kind: 'Node', apiVersion: 'v1', metadata: { resourceVersion } },
+    });
     return resourceVersion;
   }
 

@@ -12,7 +12,9 @@ describe.each(testModes())('mirror against a scripted API server (%s)', (mode) =
   let mirror: TestApp;
 
   const mirrorNodes = async () =>
-    ((await mirror.request('GET', '/v1/nodes?limit=1000')).body.items as Array<{ name: string }>).map((n) => n.name).sort();
+    ((await mirror.request('GET', '/v1/nodes?limit=1000')).body.items as Array<{ name: string }>)
+      .map((n) => n.name)
+      .sort();
   const metric = async (pattern: RegExp) => {
     const text = (await mirror.request('GET', '/metrics')).text;
     const m = pattern.exec(text);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Taint, TaintEffect } from '../../../domain/types';
 import { taintToJson } from '../../model/taint-json';
+import { isOverdueForecast } from '../../../domain/eviction/forecast';
 import { json, type Db } from '../prisma-types';
 
 /** Above this many rows, one statement with one JSON document replaces createMany. */
@@ -239,25 +240,25 @@ export class EvictionRepository {
 
   /**
    * Forecasts the cluster has carried out (src/mirror): the mirrored pod was deleted or stopped there. Executed at
-   * `at` (when the mirror saw it), with the difference from the forecast `evictAt` kept in `forecast_error_ms`.
-   * Answers the rows finished with their error.
+   * `at` (when the mirror saw it), with the difference from the forecast `evictAt` kept in `forecast_error_ms`
+   * (domain `forecastErrorMs`). Answers the ids of the rows finished.
    */
   async observeForecasts(
     db: Db,
-    ids: readonly string[],
+    rows: ReadonlyArray<{ id: string; forecastErrorMs: number }>,
     at: Date,
-  ): Promise<Array<{ id: string; evictAt: Date; forecastErrorMs: number }>> {
-    if (ids.length === 0) return [];
-    const rows = await db.$queryRawUnsafe<Array<{ id: string; evict_at: Date | string; forecast_error_ms: number }>>(
-      `UPDATE evictions SET status = 'Executed', executed_at = $2::timestamptz,
-         forecast_error_ms = LEAST(2147483647, GREATEST(-2147483648,
-           round(extract(epoch from ($2::timestamptz - evict_at)) * 1000)))::int
-       WHERE id = ANY($1::uuid[]) AND forecast AND status IN ('Scheduled', 'Held')
-       RETURNING id::text AS id, evict_at, forecast_error_ms`,
-      [...ids],
+  ): Promise<string[]> {
+    if (rows.length === 0) return [];
+    const done = await db.$queryRawUnsafe<Array<{ id: string }>>(
+      `UPDATE evictions AS e SET status = 'Executed', executed_at = $3::timestamptz, forecast_error_ms = u.error
+       FROM unnest($1::uuid[], $2::int[]) AS u(id, error)
+       WHERE e.id = u.id AND e.forecast AND e.status IN ('Scheduled', 'Held')
+       RETURNING e.id::text AS id`,
+      rows.map((r) => r.id),
+      rows.map((r) => r.forecastErrorMs),
       at.toISOString(),
     );
-    return rows.map((r) => ({ id: r.id, evictAt: new Date(r.evict_at), forecastErrorMs: Number(r.forecast_error_ms) }));
+    return done.map((r) => r.id);
   }
 
   /** Scheduled forecasts past `evictAt + grace`: the cluster has not evicted yet (overdue). */
@@ -456,7 +457,7 @@ export function presentEviction(
           forecast: true,
           ...(e.forecastErrorMs !== null ? { forecastErrorMs: e.forecastErrorMs } : {}),
           ...(forecastClock && e.status === 'Scheduled'
-            ? { overdue: forecastClock.now.getTime() - e.evictAt.getTime() > forecastClock.graceMs }
+            ? { overdue: isOverdueForecast(e, forecastClock.now, forecastClock.graceMs) }
             : {}),
         }
       : {}),
