@@ -7,6 +7,7 @@ import {
   type OnModuleInit,
 } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
+import { AppError, type ErrorKind } from '../kernel/errors/app-error';
 import { Metrics } from '../kernel/observability/metrics';
 import { READINESS_CHECKS, type ReadinessCheck } from '../kernel/observability/readiness';
 import { BudgetRepository } from '../kernel/persistence/repositories/budget.repository';
@@ -157,6 +158,45 @@ export class MirrorService implements OnModuleInit, OnApplicationBootstrap, OnAp
       }, timeoutMs);
       this.waiters.add(waiter);
     });
+  }
+
+  // ---- write-through (SYNC_WRITE) ----
+
+  /** Whether taint, cordon and uncordon writes to mirrored nodes go to the cluster (else they are 409). */
+  get writesThrough(): boolean {
+    return this.config.SYNC_WRITE;
+  }
+
+  /**
+   * Sends each node's change to the cluster as `kubectl taint` / `cordon` / `uncordon` do (a strategic-merge PATCH
+   * of the node, with the kubeconfig's credentials), then waits until the watch has brought every patched version
+   * back into the inventory and the snapshot (bounded by SYNC_WRITE_TIMEOUT_MS: then a 504 problem). The cluster's
+   * refusals keep their status (403 RBAC, 404, 409, 422).
+   */
+  async writeThrough(patches: ReadonlyArray<{ name: string; patch: Record<string, unknown> }>): Promise<void> {
+    if (!this.config.SYNC_WRITE)
+      throw new AppError('Conflict', 'write-through is off (SYNC_WRITE): mirrored nodes are changed in the cluster');
+    const deadline = Date.now() + this.config.SYNC_WRITE_TIMEOUT_MS;
+    const waits: Array<Promise<void>> = [];
+    for (const { name, patch } of patches) {
+      let version: string;
+      try {
+        ({ resourceVersion: version } = await this.client.patchNode(name, patch));
+      } catch (error) {
+        await Promise.allSettled(waits);
+        throw clusterRefusal(name, error);
+      }
+      waits.push(this.waitForVersion('nodes', name, version, Math.max(1, deadline - Date.now())));
+    }
+    const outcomes = await Promise.allSettled(waits);
+    const late = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (late)
+      throw new AppError(
+        'GatewayTimeout',
+        `the cluster accepted the change, but the watch did not bring it back within ${this.config.SYNC_WRITE_TIMEOUT_MS} ms (SYNC_WRITE_TIMEOUT_MS); it will show once the mirror catches up`,
+        [],
+        { syncState: this.state },
+      );
   }
 
   // ---- initial sync ----
@@ -490,6 +530,34 @@ export class MirrorService implements OnModuleInit, OnApplicationBootstrap, OnAp
       this.sleepers.add(resolve);
     });
   }
+}
+
+const CLUSTER_STATUS: Record<number, ErrorKind> = {
+  400: 'BadRequest',
+  401: 'Forbidden',
+  403: 'Forbidden',
+  404: 'NotFound',
+  409: 'Conflict',
+  422: 'Invalid',
+  429: 'RateLimited',
+};
+
+/** The cluster refused a write-through PATCH: its status kept where it means the same here, else 503. */
+function clusterRefusal(node: string, error: unknown): AppError {
+  const status = httpStatusOf(error);
+  const body = (error as { body?: unknown }).body;
+  let message = error instanceof Error ? error.message : String(error);
+  if (typeof body === 'string') {
+    try {
+      message = (JSON.parse(body) as { message?: string }).message ?? message;
+    } catch {
+      // not a Status: keep the client's message
+    }
+  }
+  const kind: ErrorKind = status !== undefined ? (CLUSTER_STATUS[status] ?? 'Unavailable') : 'Unavailable';
+  return new AppError(kind, `the cluster refused the write-through to nodes "${node}": ${message}`, [], {
+    clusterStatus: status ?? null,
+  });
 }
 
 function noDeletes(): {

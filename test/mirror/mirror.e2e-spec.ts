@@ -200,6 +200,50 @@ describe.each(testModes())('mirror of a live cluster (%s)', (mode) => {
     expect((await mirror.request('GET', '/metrics')).text).toMatch(/taintwise_sync_forecast_error_seconds_count 1/);
   });
 
+  it('writes taints, cordon and uncordon through to the cluster (SYNC_WRITE) and answers once the watch brought them back', async () => {
+    const through = await startTestApp(mode, {
+      env: { SYNC_KUBECONFIG: kubeconfig, SYNC_CONTEXT: 'the-cluster', SYNC_WRITE: 'true' },
+    });
+    try {
+      await eventually(async () => expect((await through.request('GET', '/readyz')).status).toBe(200), 20_000);
+      const [node] = (await clusterNodes()).filter((n) => n !== 'fresh-node');
+      const tainted = await through.request('POST', '/v1/taints', {
+        nodes: [node],
+        taints: ['written=through:NoSchedule'],
+      });
+      expect(tainted.status).toBe(200);
+      expect(tainted.body).toMatchObject({ writeThrough: true, dryRun: false });
+      expect(tainted.body.evictions).toEqual({ immediate: 0, scheduled: 0, cancelled: 0, retimed: 0, held: 0 });
+      // landed on the cluster, and already back in the mirror's inventory when the answer came
+      const onCluster = await cluster.request('GET', `/v1/nodes/${node}`, undefined, asAdmin());
+      expect(onCluster.body.taints).toContainEqual(expect.objectContaining({ key: 'written', value: 'through' }));
+      const here = await through.request('GET', `/v1/nodes/${node}`);
+      expect(here.body.taints).toContainEqual(expect.objectContaining({ key: 'written', value: 'through' }));
+      // kubectl's refusals come from the same decision, before anything is sent
+      const again = await through.request('POST', '/v1/taints', {
+        nodes: [node],
+        taints: ['written=other:NoSchedule'],
+      });
+      expect(again.status).toBe(409);
+      const audit = await through.request('GET', `/v1/events/history?types=TaintsApplied&subjectName=${node}`);
+      expect(audit.body.items.at(-1).data).toMatchObject({ writeThrough: true, operation: 'tainted' });
+      // cordon and uncordon
+      const cordoned = await through.request('POST', `/v1/nodes/${node}/cordon`);
+      expect(cordoned.status).toBe(200);
+      expect(cordoned.body.changed).toBe(true);
+      expect((await cluster.request('GET', `/v1/nodes/${node}`, undefined, asAdmin())).body.unschedulable).toBe(true);
+      expect((await through.request('GET', `/v1/nodes/${node}`)).body.unschedulable).toBe(true);
+      expect((await through.request('POST', `/v1/nodes/${node}/uncordon`)).status).toBe(200);
+      expect((await cluster.request('GET', `/v1/nodes/${node}`, undefined, asAdmin())).body.unschedulable).toBe(false);
+      const removed = await through.request('POST', '/v1/taints', { nodes: [node], taints: ['written-'] });
+      expect(removed.status).toBe(200);
+      // other writes to mirrored objects stay 409 with write-through on
+      expect((await through.request('DELETE', `/v1/nodes/${node}`)).status).toBe(409);
+    } finally {
+      await through.close();
+    }
+  });
+
   it('answers from its inventory while the cluster is down, and catches up (relisting after 410 Gone) when it is back on the same address', async () => {
     const before = await mirrorNodes();
     original = cluster;
