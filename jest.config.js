@@ -31,11 +31,15 @@ const esmPackages = [
   'fast-check',
   'pure-rand',
   'content-disposition',
-  // the mirror (src/mirror) follows a cluster with the official client, ESM since 1.0, and its ESM dependencies
+  // @kubernetes/client-node 1.x and its ESM-only dependencies (the informer tests, the cluster mirror)
   '@kubernetes/client-node',
   'openid-client',
   'oauth4webapi',
   'jose',
+  'rfc4648',
+  'jsonpath-plus',
+  '@jsep-plugin',
+  'jsep',
 ];
 const swc = [
   '@swc/jest',

@@ -12,8 +12,9 @@ import {
   Put,
   Query,
   Req,
+  Res,
 } from '@nestjs/common';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { BudgetService, type PresentedBudget } from '../budgets/budget.service';
 import { Actor, CurrentPrincipal } from '../kernel/auth/principal.decorator';
@@ -28,6 +29,7 @@ import { checkFieldValidation } from './field-validation';
 import { isDryRun, requireWriter } from './kube-access';
 import { kubeLimit } from './list-limit';
 import { wantsTable } from './table';
+import { KubeWatchService } from './watch/kube-watch.service';
 
 type Query = Record<string, string | undefined>;
 
@@ -40,17 +42,23 @@ type Query = Record<string, string | undefined>;
 export class KubeBudgetsController {
   constructor(
     private readonly budgets: BudgetService,
+    private readonly watch: KubeWatchService,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   @Get('poddisruptionbudgets')
-  listAll(@Query() query: Query, @Headers('accept') accept: string | undefined) {
-    return this.list(undefined, query, accept);
+  async listAll(@Query() query: Query, @Headers('accept') accept: string | undefined, @Res() reply: FastifyReply) {
+    await this.list(undefined, query, accept, reply);
   }
 
   @Get('namespaces/:ns/poddisruptionbudgets')
-  listIn(@Param('ns') ns: string, @Query() query: Query, @Headers('accept') accept: string | undefined) {
-    return this.list(ns, query, accept);
+  async listIn(
+    @Param('ns') ns: string,
+    @Query() query: Query,
+    @Headers('accept') accept: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
+    await this.list(ns, query, accept, reply);
   }
 
   @Get('namespaces/:ns/poddisruptionbudgets/:name')
@@ -142,14 +150,18 @@ export class KubeBudgetsController {
     };
   }
 
-  private list(namespace: string | undefined, query: Query, accept: string | undefined) {
-    const selects = compileLabelSelector(query.labelSelector);
-    const limit = kubeLimit(query.limit);
-    const page = this.budgets.list(namespace, { limit: limit ?? 5000, continue: query.continue });
-    const items = page.items.filter((b) => selects(b.labels)).map((b) => this.present(b));
-    const meta = { resourceVersion: '', ...(limit !== undefined && page.continue ? { continue: page.continue } : {}) };
-    if (wantsTable(accept)) return budgetTable(items, this.clock.now(), query.includeObject, meta);
-    return { kind: 'PodDisruptionBudgetList', apiVersion: 'policy/v1', metadata: meta, items };
+  private async list(namespace: string | undefined, query: Query, accept: string | undefined, reply: FastifyReply) {
+    const request = { resource: 'poddisruptionbudgets' as const, namespace, ...query, table: wantsTable(accept) };
+    await this.watch.listOrWatch(reply, request, () => {
+      const selects = compileLabelSelector(query.labelSelector);
+      const limit = kubeLimit(query.limit);
+      const page = this.budgets.list(namespace, { limit: limit ?? 5000, continue: query.continue });
+      const items = page.items.filter((b) => selects(b.labels)).map((b) => this.present(b));
+      const continued = limit !== undefined && page.continue ? { continue: page.continue } : {};
+      const meta = { resourceVersion: this.watch.listVersion(), ...continued };
+      if (wantsTable(accept)) return budgetTable(items, this.clock.now(), query.includeObject, meta);
+      return { kind: 'PodDisruptionBudgetList', apiVersion: 'policy/v1', metadata: meta, items };
+    });
   }
 
   private present(budget: StoredBudget): PresentedBudget {

@@ -9,7 +9,7 @@ import type { ListOptions } from './kube-nodes.service';
 import { ageCell, rowObject, type Table, type TableColumn } from './table';
 
 /** pkg/registry/core/event/strategy.go ToSelectableFields (the ones kubectl describe and users send). */
-const EVENT_FIELDS = [
+export const EVENT_FIELDS = [
   'metadata.name',
   'metadata.namespace',
   'involvedObject.kind',
@@ -57,7 +57,7 @@ export class KubeEventsService {
         if (namespace !== undefined && k.metadata.namespace !== namespace) continue;
         // The event log keeps the object's name, not its uid: a uid selector (kubectl describe sends one)
         // is satisfied by the name and kind, which are checked.
-        if (!fields({ ...selectable(k), 'involvedObject.uid': uid ?? '' })) continue;
+        if (!fields({ ...selectableEvent(k), 'involvedObject.uid': uid ?? '' })) continue;
         items.push(k);
       }
       if (limit !== undefined || !page.continue) return { items, continue: page.continue };
@@ -112,7 +112,7 @@ const EVENT_COLUMNS: TableColumn[] = [
   col('Name', 'string', 1),
 ];
 
-function selectable(e: KubeEvent): Record<string, string> {
+export function selectableEvent(e: KubeEvent): Record<string, string> {
   return {
     'metadata.name': e.metadata.name,
     'metadata.namespace': e.metadata.namespace,

@@ -48,20 +48,15 @@ export class KubeNodesService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** A list's `metadata.resourceVersion`: the newest change (a watch from it misses nothing after the list). */
-  listVersion(): string {
-    return String(this.versions.current());
-  }
-
   /** The node as core/v1 shows it, with its Kubernetes resourceVersion (watch/kube-versions.ts). */
-  private kube(node: StoredNode): KubeNode {
+  show(node: StoredNode): KubeNode {
     const object = toKubeNode(node);
     object.metadata.resourceVersion = this.versions.versionOf(nodeKey(node.name), node.resourceVersion);
     return object;
   }
 
   async get(name: string): Promise<KubeNode> {
-    return this.kube(await this.nodes.get(name));
+    return this.show(await this.nodes.get(name));
   }
 
   list(options: ListOptions): { items: KubeNode[]; continue?: string } {
@@ -74,7 +69,7 @@ export class KubeNodesService {
         { labelSelector: options.labelSelector, limit: limit ?? MAX_LIMIT, continue: token },
         (n) => matches({ 'metadata.name': n.name, 'spec.unschedulable': String(n.unschedulable) }),
       );
-      items.push(...page.items.map((n) => this.kube(n)));
+      items.push(...page.items.map((n) => this.show(n)));
       // Without a limit the API server answers the whole list; with one it may answer fewer and a token.
       if (limit !== undefined || !page.continue) return { items, continue: page.continue };
       token = page.continue;
@@ -112,7 +107,7 @@ export class KubeNodesService {
       throw AppError.alreadyExists('nodes', name);
     }
     try {
-      return this.kube((await this.nodes.upsert(name, body, actor, { createOnly: true })).node);
+      return this.show((await this.nodes.upsert(name, body, actor, { createOnly: true })).node);
     } catch (e) {
       throw asKubeNodeError(e, name);
     }
@@ -134,7 +129,7 @@ export class KubeNodesService {
   async patch(name: string, type: PatchType, patch: unknown, actor: Actor, dryRun: boolean): Promise<KubeNode> {
     for (let attempt = 1; ; attempt++) {
       const current = await this.nodes.get(name);
-      const original = this.kube(current);
+      const original = this.show(current);
       const patched = applyPatch(type, original as unknown as Record<string, unknown>, patch);
       const body = nodeWriteBody(patched, name);
       // A patch that sets metadata.resourceVersion is a precondition (on the Kubernetes version); else the latest.
@@ -152,7 +147,7 @@ export class KubeNodesService {
 
   /** PUT/PATCH nodes/{name}/status: the reported conditions, through the conditions use case (lifecycle taints). */
   async patchStatus(name: string, type: PatchType | 'replace', patch: unknown, actor: Actor): Promise<KubeNode> {
-    const original = this.kube(await this.nodes.get(name));
+    const original = this.show(await this.nodes.get(name));
     const next = (type === 'replace' ? patch : applyPatch(type, original as never, patch)) as KubeNode;
     const conditions = (next?.status?.conditions ?? []).map((c) => ({
       type: c.type,
@@ -161,7 +156,7 @@ export class KubeNodesService {
       ...(c.message !== undefined ? { message: c.message } : {}),
     }));
     try {
-      return this.kube((await this.taints.setConditions(name, conditions, actor)).node);
+      return this.show((await this.taints.setConditions(name, conditions, actor)).node);
     } catch (e) {
       throw asKubeNodeError(e, name);
     }
@@ -170,7 +165,7 @@ export class KubeNodesService {
   async delete(name: string, actor: Actor, dryRun: boolean): Promise<KubeNode> {
     const node = await this.nodes.get(name);
     if (!dryRun) await this.nodes.delete(name, actor);
-    return this.kube(node);
+    return this.show(node);
   }
 
   /**
@@ -192,7 +187,7 @@ export class KubeNodesService {
     }
     if (dryRun) return this.dryRunResult(name, body, current);
     try {
-      return this.kube((await this.nodes.upsert(name, body, actor)).node);
+      return this.show((await this.nodes.upsert(name, body, actor)).node);
     } catch (e) {
       throw asKubeNodeError(e, name);
     }
@@ -228,6 +223,6 @@ export class KubeNodesService {
     if (errors.length) {
       throw asKubeNodeError(AppError.invalid('Node', name, errors, formatInvalidObject('Node', name, errors)), name);
     }
-    return this.kube(node);
+    return this.show(node);
   }
 }

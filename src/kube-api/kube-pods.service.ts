@@ -10,6 +10,10 @@ import { CLOCK } from '../kernel/tokens';
 import type { Clock } from '../kernel/timers/clock';
 import { SnapshotService } from '../kernel/snapshot/snapshot.service';
 import { EvictionApiService } from '../evictions/eviction-api.service';
+import { formatInvalidObject } from '../domain/validation/field-errors';
+import { podBodySchema } from '../kernel/http/input/body-schemas';
+import { parseBody } from '../kernel/http/input/parse-body';
+import { applyPatch, type PatchType } from './apply-patch';
 import { compileFieldSelector, pinnedValue } from './field-selector';
 import { kubeLimit } from './list-limit';
 import { asKubePodError, podWriteBody } from './pod-body';
@@ -20,7 +24,9 @@ import type { Table } from './table';
 import type { ListOptions } from './kube-nodes.service';
 
 /** pkg/registry/core/pod/strategy.go PodToSelectableFields, the ones kubectl uses. */
-const POD_FIELDS = ['metadata.name', 'metadata.namespace', 'spec.nodeName', 'status.phase'];
+export const POD_FIELDS = ['metadata.name', 'metadata.namespace', 'spec.nodeName', 'status.phase'];
+/** A patch retried on a concurrent change (as the API server's GuaranteedUpdate), then Conflict. */
+const PATCH_ATTEMPTS = 5;
 const PAGE = 500;
 
 /**
@@ -39,13 +45,8 @@ export class KubePodsService {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  /** A list's `metadata.resourceVersion`: the newest change (a watch from it misses nothing after the list). */
-  listVersion(): string {
-    return String(this.versions.current());
-  }
-
   /** The pod as core/v1 shows it, with its Kubernetes resourceVersion (watch/kube-versions.ts). */
-  private kube(pod: StoredPod): KubePod {
+  show(pod: StoredPod): KubePod {
     const object = toKubePod(pod);
     object.metadata.resourceVersion = this.versions.versionOf(podKey(pod.namespace, pod.name), pod.resourceVersion);
     return object;
@@ -53,7 +54,7 @@ export class KubePodsService {
 
   /** A pod taintwise evicted is gone from the Kubernetes API, as the taint manager deletes it (SEMANTICS A.5). */
   async get(namespace: string, name: string): Promise<KubePod> {
-    return this.kube(await this.present(namespace, name));
+    return this.show(await this.present(namespace, name));
   }
 
   /** The stored pod, unless evicted (NotFound then, in Kubernetes' words). */
@@ -91,8 +92,8 @@ export class KubePodsService {
       const page = await this.pods.list(filter, { limit: limit ?? PAGE, continue: token });
       for (const pod of page.items) {
         if (pod.phase === 'Evicted') continue;
-        const kube = this.kube(pod);
-        if (!labels(pod.labels) || !fields(selectable(kube))) continue;
+        const kube = this.show(pod);
+        if (!labels(pod.labels) || !fields(selectablePod(kube))) continue;
         items.push(kube);
       }
       if (limit !== undefined || !page.continue) return { items, continue: page.continue };
@@ -132,7 +133,81 @@ export class KubePodsService {
     }
     try {
       const options = { createOnly: true, replaceEvicted: true };
-      return this.kube((await this.pods.upsert(namespace, name, body, actor, options)).pod);
+      return this.show((await this.pods.upsert(namespace, name, body, actor, options)).pod);
+    } catch (e) {
+      throw asKubePodError(e, name);
+    }
+  }
+
+  /**
+   * PUT pods/{name}: a replace through the same use case as `PUT /v1/namespaces/{ns}/pods/{name}` (nodeName cannot
+   * change: binding and eviction do that). `metadata.resourceVersion`, when sent, is a precondition on the
+   * Kubernetes version (409 Conflict when stale).
+   */
+  async update(namespace: string, name: string, object: unknown, actor: Actor, dryRun: boolean): Promise<KubePod> {
+    const current = await this.present(namespace, name);
+    const body = podWriteBody(object, namespace, name);
+    const sent = (object as { metadata?: { resourceVersion?: unknown } }).metadata?.resourceVersion;
+    if (typeof sent === 'string' && sent !== '') {
+      body.resourceVersion = this.versions.restVersionFor(podKey(namespace, name), sent, current.resourceVersion);
+    }
+    return this.replace(namespace, name, current, body, actor, dryRun);
+  }
+
+  /** PATCH pods/{name}: the three patch types applied to the pod as shown, then written as a replace. */
+  async patch(
+    namespace: string,
+    name: string,
+    type: PatchType,
+    patch: unknown,
+    actor: Actor,
+    dryRun: boolean,
+  ): Promise<KubePod> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.present(namespace, name);
+      const original = this.show(current);
+      const patched = applyPatch(type, original as unknown as Record<string, unknown>, patch) as Record<string, any>;
+      const body = podWriteBody(patched, namespace, name);
+      const sent = patched.metadata?.resourceVersion;
+      // A patch that sets metadata.resourceVersion is a precondition; otherwise it applies to the latest.
+      const pinned = sent !== undefined && sent !== original.metadata.resourceVersion;
+      body.resourceVersion = pinned
+        ? this.versions.restVersionFor(podKey(namespace, name), String(sent), current.resourceVersion)
+        : current.resourceVersion;
+      try {
+        return await this.replace(namespace, name, current, body, actor, dryRun);
+      } catch (e) {
+        if (pinned || attempt >= PATCH_ATTEMPTS || !(e instanceof AppError) || e.kind !== 'Conflict') throw e;
+      }
+    }
+  }
+
+  /** dryRun answers the pod as it would be (the body is still checked as a write would check it). */
+  private async replace(
+    namespace: string,
+    name: string,
+    current: StoredPod,
+    body: Record<string, unknown>,
+    actor: Actor,
+    dryRun: boolean,
+  ): Promise<KubePod> {
+    if (body.nodeName !== undefined && body.nodeName !== current.nodeName) {
+      const cause = {
+        field: 'spec',
+        type: 'Forbidden' as const,
+        message: 'Forbidden: pod updates may not change spec.nodeName (use the binding subresource)',
+      };
+      throw new AppError('Invalid', formatInvalidObject('Pod', name, [cause]), [cause], {
+        kube: { name, kind: 'Pod' },
+      });
+    }
+    try {
+      if (dryRun) {
+        parseBody(podBodySchema, body, `Pod "${name}"`);
+        const { resourceVersion: _v, ...fields } = body;
+        return this.show({ ...current, ...(fields as Partial<StoredPod>) });
+      }
+      return this.show((await this.pods.upsert(namespace, name, body, actor)).pod);
     } catch (e) {
       throw asKubePodError(e, name);
     }
@@ -141,7 +216,7 @@ export class KubePodsService {
   async delete(namespace: string, name: string, actor: Actor, dryRun: boolean): Promise<KubePod> {
     const pod = await this.present(namespace, name);
     if (!dryRun) await this.pods.delete(namespace, name, actor);
-    return this.kube(pod);
+    return this.show(pod);
   }
 
   /** pods/{name}/binding (core/v1 Binding): the binding use case, feasibility checked as on REST. */
@@ -195,7 +270,8 @@ export class KubePodsService {
   }
 }
 
-function selectable(pod: KubePod): Record<string, string> {
+/** The fields a pod list or watch selects on (pkg/registry/core/pod/strategy.go PodToSelectableFields, kubectl's). */
+export function selectablePod(pod: KubePod): Record<string, string> {
   return {
     'metadata.name': pod.metadata.name,
     'metadata.namespace': pod.metadata.namespace,

@@ -18,13 +18,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Actor } from '../kernel/auth/principal.decorator';
 import { CurrentPrincipal } from '../kernel/auth/principal.decorator';
 import type { Principal } from '../kernel/auth/roles';
-import { AppError } from '../kernel/errors/app-error';
 import { patchTypeOf } from './apply-patch';
 import { checkFieldValidation } from './field-validation';
 import { isDryRun, requireWriter } from './kube-access';
 import { KubeNodesService } from './kube-nodes.service';
 import { wantsTable } from './table';
-import { isWatch } from './watch/watch-query';
 import { KubeWatchService } from './watch/kube-watch.service';
 
 type Query = Record<string, string | undefined>;
@@ -42,18 +40,14 @@ export class NodesController {
   async list(
     @Query() query: Query,
     @Headers('accept') accept: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<object | undefined> {
-    if (isWatch(query)) {
-      const stream = this.watch.prepare({ resource: 'nodes', ...query, table: wantsTable(accept) });
-      void reply.hijack();
-      await stream(reply.raw);
-      return undefined;
-    }
-    const page = this.nodes.list(query);
-    const meta = { resourceVersion: this.nodes.listVersion(), ...(page.continue ? { continue: page.continue } : {}) };
-    if (wantsTable(accept)) return this.nodes.table(page.items, query.includeObject, meta);
-    return { kind: 'NodeList', apiVersion: 'v1', metadata: meta, items: page.items };
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
+    await this.watch.listOrWatch(reply, { resource: 'nodes', ...query, table: wantsTable(accept) }, () => {
+      const page = this.nodes.list(query);
+      const meta = { resourceVersion: this.watch.listVersion(), ...(page.continue ? { continue: page.continue } : {}) };
+      if (wantsTable(accept)) return this.nodes.table(page.items, query.includeObject, meta);
+      return { kind: 'NodeList', apiVersion: 'v1', metadata: meta, items: page.items };
+    });
   }
 
   @Get(':name')

@@ -1,5 +1,20 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { patchTypeOf } from './apply-patch';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Actor, CurrentPrincipal } from '../kernel/auth/principal.decorator';
 import type { Principal } from '../kernel/auth/roles';
@@ -9,7 +24,6 @@ import { isDryRun, requireWriter } from './kube-access';
 import { KubePodsService } from './kube-pods.service';
 import type { KubePod } from './pod-object';
 import { wantsTable } from './table';
-import { isWatch } from './watch/watch-query';
 import { KubeWatchService } from './watch/kube-watch.service';
 
 type Query = Record<string, string | undefined>;
@@ -24,11 +38,7 @@ export class PodsController {
   ) {}
 
   @Get('pods')
-  listAll(
-    @Query() query: Query,
-    @Headers('accept') accept: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
+  listAll(@Query() query: Query, @Headers('accept') accept: string | undefined, @Res() reply: FastifyReply) {
     return this.list(undefined, query, accept, reply);
   }
 
@@ -37,7 +47,7 @@ export class PodsController {
     @Param('ns') ns: string,
     @Query() query: Query,
     @Headers('accept') accept: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
+    @Res() reply: FastifyReply,
   ) {
     return this.list(ns, query, accept, reply);
   }
@@ -65,6 +75,35 @@ export class PodsController {
     requireWriter(p, 'create', 'pods', undefined, ns);
     checkFieldValidation(query.fieldValidation, 'Pod', body);
     return this.pods.create(ns, body, actor, isDryRun(query.dryRun));
+  }
+
+  @Put('namespaces/:ns/pods/:name')
+  update(
+    @Param('ns') ns: string,
+    @Param('name') name: string,
+    @Body() body: unknown,
+    @Query() query: Query,
+    @CurrentPrincipal() p: Principal,
+    @Actor() actor: Actor,
+  ) {
+    requireWriter(p, 'update', 'pods', name, ns);
+    checkFieldValidation(query.fieldValidation, 'Pod', body);
+    return this.pods.update(ns, name, body, actor, isDryRun(query.dryRun));
+  }
+
+  @Patch('namespaces/:ns/pods/:name')
+  patch(
+    @Param('ns') ns: string,
+    @Param('name') name: string,
+    @Body() body: unknown,
+    @Query() query: Query,
+    @Req() request: FastifyRequest,
+    @CurrentPrincipal() p: Principal,
+    @Actor() actor: Actor,
+  ) {
+    requireWriter(p, 'patch', 'pods', name, ns);
+    const type = patchTypeOf(request.headers['content-type']);
+    return this.pods.patch(ns, name, type, body, actor, isDryRun(query.dryRun));
   }
 
   @Delete('namespaces/:ns/pods/:name')
@@ -137,16 +176,13 @@ export class PodsController {
   }
 
   private async list(ns: string | undefined, query: Query, accept: string | undefined, reply: FastifyReply) {
-    if (isWatch(query)) {
-      const stream = this.watch.prepare({ resource: 'pods', namespace: ns, ...query, table: wantsTable(accept) });
-      void reply.hijack();
-      await stream(reply.raw);
-      return undefined;
-    }
-    const page = await this.pods.list(ns, query);
-    const meta = { resourceVersion: this.pods.listVersion(), ...(page.continue ? { continue: page.continue } : {}) };
-    if (wantsTable(accept)) return this.pods.table(page.items, query.includeObject, meta);
-    return { kind: 'PodList', apiVersion: 'v1', metadata: meta, items: page.items satisfies KubePod[] };
+    const request = { resource: 'pods' as const, namespace: ns, ...query, table: wantsTable(accept) };
+    await this.watch.listOrWatch(reply, request, async () => {
+      const page = await this.pods.list(ns, query);
+      const meta = { resourceVersion: this.watch.listVersion(), ...(page.continue ? { continue: page.continue } : {}) };
+      if (wantsTable(accept)) return this.pods.table(page.items, query.includeObject, meta);
+      return { kind: 'PodList', apiVersion: 'v1', metadata: meta, items: page.items satisfies KubePod[] };
+    });
   }
 }
 

@@ -74,7 +74,7 @@ export const SERVED_RESOURCES: readonly ServedResource[] = [
     singularName: 'poddisruptionbudget',
     kind: 'PodDisruptionBudget',
     namespaced: true,
-    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update'],
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
     shortNames: ['pdb'],
     subresources: [{ name: 'status', kind: 'PodDisruptionBudget', verbs: ['get'] }],
   },

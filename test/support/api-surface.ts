@@ -74,7 +74,8 @@ export interface RawResult {
 }
 
 /**
- * One HTTP exchange with a deadline; a streaming answer (SSE) is read only up to its headers.
+ * One HTTP exchange with a deadline; a streaming answer (SSE, or a Kubernetes API watch that was accepted) is read
+ * only up to its headers.
  * `body` may be any string (sent as is) or a value (sent as JSON).
  */
 export async function send(
@@ -98,7 +99,8 @@ export async function send(
       }
     }
     const response = await fetch(url, { method, headers, body, signal: controller.signal });
-    if ((response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    const kubeWatch = response.status === 200 && /[?&]watch=(1|true)(&|$)/.test(url);
+    if (kubeWatch || (response.headers.get('content-type') ?? '').includes('text/event-stream')) {
       controller.abort();
       return { status: response.status, headers: response.headers, text: '', body: undefined };
     }

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { Subject } from 'rxjs';
 import type { StoredNode, StoredPod } from '../model/stored-objects';
+import type { StoredBudget } from '../model/stored-budget';
 import type { Database } from '../persistence/database';
 import { DATABASE } from '../tokens';
 import type { ChangeSet } from '../persistence/change-set';
@@ -12,16 +13,27 @@ import { loadInventory } from './snapshot-source';
 
 /**
  * What the snapshot just took in, in commit order: this replica's commits with the objects as written, other
- * replicas' as re-read (a pod there may be gone: `deletedPods`), or `reload` when everything was read again.
- * The Kubernetes API's watch cache follows this.
+ * replicas' as re-read, or `reload` when everything was read again. A deletion carries the object as the snapshot
+ * last held it (`last`: absent for a pod that was already finished). The Kubernetes API's watch cache follows this.
  */
 export interface AppliedChanges {
   nodes: StoredNode[];
-  deletedNodes: string[];
+  deletedNodes: Array<{ name: string; last?: StoredNode }>;
   pods: StoredPod[];
-  deletedPods: Array<{ namespace: string; name: string }>;
+  deletedPods: Array<{ namespace: string; name: string; last?: StoredPod }>;
+  budgets: StoredBudget[];
+  deletedBudgets: Array<{ namespace: string; name: string; last?: StoredBudget }>;
   reload?: boolean;
 }
+
+const nothingApplied = (): AppliedChanges => ({
+  nodes: [],
+  deletedNodes: [],
+  pods: [],
+  deletedPods: [],
+  budgets: [],
+  deletedBudgets: [],
+});
 
 /** What one replica tells the others after a commit (PostgreSQL NOTIFY payload). */
 export interface ChangeNotice {
@@ -65,7 +77,7 @@ export class SnapshotService implements OnApplicationBootstrap {
     const { nodes, pods, budgets, evictedOwned } = await loadInventory(this.database);
     this.snapshot.load(nodes, pods, budgets, evictedOwned);
     this.loaded = true;
-    this.applied.next({ nodes: [], deletedNodes: [], pods: [], deletedPods: [], reload: true });
+    this.applied.next({ ...nothingApplied(), reload: true });
     this.logger.log({
       msg: 'snapshot loaded',
       nodes: nodes.length,
@@ -80,50 +92,74 @@ export class SnapshotService implements OnApplicationBootstrap {
 
   /** This replica's own commit. */
   apply(changes: ChangeSet): void {
-    for (const name of changes.deletedNodes) this.snapshot.removeNode(name);
+    const applied = nothingApplied();
+    for (const name of changes.deletedNodes) applied.deletedNodes.push(this.removeNode(name));
     for (const node of changes.upsertedNodes.values()) this.snapshot.upsertNode(node);
-    for (const { namespace, name } of changes.deletedPods.values()) this.snapshot.removePod(namespace, name);
+    for (const { namespace, name } of changes.deletedPods.values()) {
+      applied.deletedPods.push(this.removePod(namespace, name));
+    }
     for (const pod of changes.upsertedPods.values()) this.snapshot.upsertPod(pod);
-    for (const { namespace, name } of changes.deletedBudgets.values()) this.snapshot.removeBudget(namespace, name);
+    for (const { namespace, name } of changes.deletedBudgets.values()) {
+      applied.deletedBudgets.push(this.removeBudget(namespace, name));
+    }
     for (const budget of changes.upsertedBudgets.values()) this.snapshot.upsertBudget(budget);
-    if (this.applied.observed)
-      this.applied.next({
-        nodes: [...changes.upsertedNodes.values()],
-        deletedNodes: [...changes.deletedNodes],
-        pods: [...changes.upsertedPods.values()],
-        deletedPods: [...changes.deletedPods.values()],
-      });
+    if (!this.applied.observed) return;
+    applied.nodes.push(...changes.upsertedNodes.values());
+    applied.pods.push(...changes.upsertedPods.values());
+    applied.budgets.push(...changes.upsertedBudgets.values());
+    this.applied.next(applied);
   }
 
   /** Another replica's commit: re-read the named objects (the database is the truth). */
   async applyNotice(notice: ChangeNotice): Promise<void> {
     if (notice.reload) return this.reload();
     const db = this.database.prisma;
-    const applied: AppliedChanges = { nodes: [], deletedNodes: [...(notice.deletedNodes ?? [])], pods: [], deletedPods: [] };
-    for (const [namespace, name] of notice.deletedPods ?? []) applied.deletedPods.push({ namespace, name });
-    for (const name of notice.deletedNodes ?? []) this.snapshot.removeNode(name);
-    for (const [namespace, name] of notice.deletedPods ?? []) this.snapshot.removePod(namespace, name);
+    const applied = nothingApplied();
+    for (const name of notice.deletedNodes ?? []) applied.deletedNodes.push(this.removeNode(name));
+    for (const [namespace, name] of notice.deletedPods ?? []) applied.deletedPods.push(this.removePod(namespace, name));
     if (notice.nodes?.length) {
       const found = await this.nodes.findByNames(db, notice.nodes);
       const present = new Set(found.map((n) => n.name));
       for (const n of found) this.snapshot.upsertNode(n);
       applied.nodes.push(...found);
-      for (const name of notice.nodes) if (!present.has(name)) this.snapshot.removeNode(name);
-      for (const name of notice.nodes) if (!present.has(name)) applied.deletedNodes.push(name);
+      for (const name of notice.nodes) if (!present.has(name)) applied.deletedNodes.push(this.removeNode(name));
     }
     for (const [namespace, name] of notice.pods ?? []) {
       const pod = await this.pods.findByKey(db, namespace, name);
-      if (pod) this.snapshot.upsertPod(pod);
-      else this.snapshot.removePod(namespace, name);
-      if (pod) applied.pods.push(pod);
-      else applied.deletedPods.push({ namespace, name });
+      if (pod) {
+        this.snapshot.upsertPod(pod);
+        applied.pods.push(pod);
+      } else applied.deletedPods.push(this.removePod(namespace, name));
     }
-    for (const [namespace, name] of notice.deletedBudgets ?? []) this.snapshot.removeBudget(namespace, name);
+    for (const [namespace, name] of notice.deletedBudgets ?? []) {
+      applied.deletedBudgets.push(this.removeBudget(namespace, name));
+    }
     for (const [namespace, name] of notice.budgets ?? []) {
       const budget = await this.budgets.findByKey(db, namespace, name);
-      if (budget) this.snapshot.upsertBudget(budget);
-      else this.snapshot.removeBudget(namespace, name);
+      if (budget) {
+        this.snapshot.upsertBudget(budget);
+        applied.budgets.push(budget);
+      } else applied.deletedBudgets.push(this.removeBudget(namespace, name));
     }
     if (this.applied.observed) this.applied.next(applied);
+  }
+
+  /** Removals answer the object as the snapshot last held it (what a watch shows as DELETED). */
+  private removeNode(name: string): { name: string; last?: StoredNode } {
+    const last = this.snapshot.node(name);
+    this.snapshot.removeNode(name);
+    return { name, last };
+  }
+
+  private removePod(namespace: string, name: string): { namespace: string; name: string; last?: StoredPod } {
+    const last = this.snapshot.pod(namespace, name);
+    this.snapshot.removePod(namespace, name);
+    return { namespace, name, last };
+  }
+
+  private removeBudget(namespace: string, name: string): { namespace: string; name: string; last?: StoredBudget } {
+    const last = this.snapshot.budgets.get(namespace, name);
+    this.snapshot.removeBudget(namespace, name);
+    return { namespace, name, last };
   }
 }

@@ -48,6 +48,11 @@ export class KubeVersions implements OnApplicationBootstrap {
     return version;
   }
 
+  /** The next version, for a change that no object keeps (an event, written once). */
+  tick(): number {
+    return ++this.counter;
+  }
+
   /** Records a deletion: the next version, and the object forgotten. */
   deleted(key: string): number {
     this.versions.delete(key);
@@ -77,3 +82,4 @@ export class KubeVersions implements OnApplicationBootstrap {
 
 export const nodeKey = (name: string) => `nodes/${name}`;
 export const podKey = (namespace: string, name: string) => `pods/${namespace}/${name}`;
+export const pdbKey = (namespace: string, name: string) => `poddisruptionbudgets/${namespace}/${name}`;
