@@ -476,6 +476,7 @@ export class MirrorService implements OnModuleInit, OnApplicationBootstrap, OnAp
     this.metrics.batches.inc();
     for (const c of batch) {
       this.metrics.applyLag.observe((now - c.receivedAt) / 1000);
+      this.metrics.applyLagWindow.observe((now - c.receivedAt) / 1000);
       this.metrics.eventsApplied.inc({ resource: c.resource, type: c.action }, c.events);
     }
     if (this.waiters.size > 0) this.wakeWaiters(batch);
