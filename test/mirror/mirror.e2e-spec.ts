@@ -198,6 +198,16 @@ describe.each(testModes())('mirror of a live cluster (%s)', (mode) => {
     expect(typeof executed.forecastErrorMs).toBe('number');
     expect(Math.abs(executed.forecastErrorMs)).toBeLessThan(5000);
     expect((await mirror.request('GET', '/metrics')).text).toMatch(/taintwise_sync_forecast_error_seconds_count 1/);
+    const gql = await mirror.graphql(
+      `{ evictions(namespace: "forecast", status: Executed) { edges { node { forecast forecastErrorMs overdue status } } } }`,
+    );
+    expect(gql.body.errors).toBeUndefined();
+    expect(gql.body.data.evictions.edges[0].node).toEqual({
+      forecast: true,
+      forecastErrorMs: executed.forecastErrorMs,
+      overdue: null,
+      status: 'Executed',
+    });
   });
 
   it('writes taints, cordon and uncordon through to the cluster (SYNC_WRITE) and answers once the watch brought them back', async () => {
