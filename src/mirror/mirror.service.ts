@@ -11,6 +11,8 @@ import { AppError, type ErrorKind } from '../kernel/errors/app-error';
 import { Metrics } from '../kernel/observability/metrics';
 import { READINESS_CHECKS, type ReadinessCheck } from '../kernel/observability/readiness';
 import { BudgetRepository } from '../kernel/persistence/repositories/budget.repository';
+import { EvictionRepository } from '../kernel/persistence/repositories/eviction.repository';
+import { Gauge } from 'prom-client';
 import { NodeRepository } from '../kernel/persistence/repositories/node.repository';
 import { PodRepository } from '../kernel/persistence/repositories/pod.repository';
 import { UnitOfWork } from '../kernel/persistence/unit-of-work';
@@ -84,12 +86,22 @@ export class MirrorService implements OnModuleInit, OnApplicationBootstrap, OnAp
     private readonly nodes: NodeRepository,
     private readonly pods: PodRepository,
     private readonly budgets: BudgetRepository,
+    evictions: EvictionRepository,
     metrics: Metrics,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(READINESS_CHECKS) private readonly checks: ReadinessCheck[],
   ) {
     this.metrics = new SyncMetrics(metrics, () => Date.now());
     this.policy = { initialMs: config.SYNC_BACKOFF_INITIAL_MS, maxMs: config.SYNC_BACKOFF_MAX_MS };
+    const overdue: Gauge = new Gauge({
+      name: 'taintwise_sync_forecasts_overdue',
+      help: 'Mirror: Scheduled forecasts more than SYNC_FORECAST_GRACE_SECONDS past evictAt (the cluster has not evicted)',
+      registers: [metrics.registry],
+      collect: async () => {
+        const graceMs = config.SYNC_FORECAST_GRACE_SECONDS * 1000;
+        overdue.set(await evictions.countOverdueForecasts(uow.db, uow.now(), graceMs).catch(() => 0));
+      },
+    });
   }
 
   onModuleInit(): void {

@@ -32,6 +32,7 @@ describe.each(testModes())('mirror against a scripted API server (%s)', (mode) =
         SYNC_BACKOFF_INITIAL_MS: '50',
         SYNC_BACKOFF_MAX_MS: '400',
         SYNC_LIST_CHUNK: '2',
+        SYNC_FORECAST_GRACE_SECONDS: '0',
       },
     });
   });
@@ -101,6 +102,37 @@ describe.each(testModes())('mirror against a scripted API server (%s)', (mode) =
     cluster.cutWatches();
     await eventually(async () => expect(await mirrorNodes()).not.toContain('n3'), 5000);
     expect(await metric(/taintwise_sync_relists_total\{resource="nodes",reason="gone"\} (\d+)/)).toBe(2);
+  });
+
+  it('never evicts a mirrored pod itself: an untolerated NoExecute taint gives an overdue forecast until the cluster removes the pod', async () => {
+    cluster.put(
+      'nodes',
+      cluster.node('tainted', [{ key: 'gone', effect: 'NoExecute', timeAdded: '2026-11-20T10:00:00Z' }]),
+    );
+    cluster.put('pods', cluster.pod('late', 'stays', 'tainted'));
+    const forecast = await eventually(async () => {
+      const items = (await mirror.request('GET', '/v1/evictions?status=Scheduled&namespace=late')).body.items;
+      expect(items).toHaveLength(1);
+      return items[0];
+    }, 5000);
+    // evictAt = max(taint.timeAdded, the pod's binding time: status.startTime), as the taint manager would
+    expect(forecast).toMatchObject({ forecast: true, overdue: true, evictAt: '2026-11-20T10:00:01.000Z' });
+    expect(await metric(/taintwise_sync_forecasts_overdue (\d+)/)).toBe(1);
+    // the pod is still bound here: only the cluster evicts
+    const pod = await mirror.request('GET', '/v1/namespaces/late/pods/stays');
+    expect(pod.body).toMatchObject({ nodeName: 'tainted', phase: 'Running' });
+    expect((await mirror.request('GET', '/v1/evictions?status=Executed&namespace=late')).body.items).toHaveLength(0);
+    // the cluster finally deletes it (days late: a kubernetes#108268-style clock reset)
+    cluster.remove('pods', 'late/stays');
+    const executed = await eventually(async () => {
+      const items = (await mirror.request('GET', '/v1/evictions?status=Executed&namespace=late')).body.items;
+      expect(items).toHaveLength(1);
+      return items[0];
+    }, 5000);
+    expect(executed.forecastErrorMs).toBe(
+      Math.min(2 ** 31 - 1, Date.parse(executed.executedAt) - Date.parse('2026-11-20T10:00:01.000Z')),
+    );
+    expect(await metric(/taintwise_sync_forecast_last_error_seconds ([0-9.e+-]+)/)).toBeGreaterThan(86_400);
   });
 
   it('applies a burst of 1,000 events in a few transactions, not 1,000', async () => {
