@@ -347,6 +347,8 @@ export class ImportService {
     run: ImportRun,
     budgets: readonly BudgetInput[],
   ): Promise<{ created: number; updated: number }> {
+    // nothing to write: no need to read every stored budget (a mirror's page of nodes or pods names none)
+    if (budgets.length === 0) return { created: 0, updated: 0 };
     const valid = budgets.filter((b) => {
       const problems = [...validateLabels(b.labels, 'metadata.labels'), ...validateDisruptionBudget(b)];
       if (problems.length) run.errors.push(...itemErrors('PodDisruptionBudget', `${b.namespace}/${b.name}`, problems));
