@@ -94,6 +94,8 @@ interface ImportRun {
   changes: ChangeSet;
   now: Date;
   errors: ImportItemError[];
+  /** The mirror's writes: what is written is the cluster's, marked so BEFORE evictions are planned (forecasts). */
+  fromCluster?: boolean;
 }
 
 type ParsedImport = Extract<ReturnType<typeof parseImportBody>, { ok: true }>;
@@ -237,16 +239,9 @@ export class ImportService {
       async (tx, changes) => {
         changes.fromCluster = true;
         changes.bulk = size > CLUSTER_BULK;
-        const run: ImportRun = { tx, changes, now: this.uow.now(), errors };
+        const run: ImportRun = { tx, changes, now: this.uow.now(), errors, fromCluster: true };
         const deleted = await this.deleteFromCluster(run, batch.deleted);
         const outcome = await this.write(run, parsed);
-        await this.nodes.setOrigin(
-          tx,
-          parsed.nodes.map((n) => n.name),
-          'cluster',
-        );
-        await this.pods.setOrigin(tx, parsed.pods, 'cluster');
-        await this.budgets.setOrigin(tx, parsed.budgets, 'cluster');
         const counts = {
           nodes: { ...outcome.counts.nodes, deleted: deleted.nodes },
           pods: { ...outcome.counts.pods, deleted: deleted.pods },
@@ -334,6 +329,15 @@ export class ImportService {
     for (const n of importedNodeNames) knownNodes.add(n);
     const storedPods = await this.pods.upsertPods(run.tx, pods, run.now);
     for (const { pod } of storedPods) run.changes.pod(pod);
+    if (run.fromCluster) {
+      // the cluster's objects, marked before the planner runs: its evictions of mirrored pods are forecasts
+      await this.nodes.setOrigin(
+        run.tx,
+        nodeWrites.map((n) => n.name),
+        'cluster',
+      );
+      await this.pods.setOrigin(run.tx, pods, 'cluster');
+    }
     await this.replan(run, { storedNodes, storedPods, existing, previousTaints, targetNames, knownNodes });
     const budgets = await this.writeBudgets(run, parsed.budgets);
     return {
@@ -360,6 +364,7 @@ export class ImportService {
       valid.map((b) => ({ ...b, uid: b.uid ?? randomUUID() })),
     );
     for (const budget of stored) run.changes.budget(budget);
+    if (run.fromCluster) await this.budgets.setOrigin(run.tx, valid, 'cluster');
     const created = valid.filter((b) => !existing.has(`${b.namespace}/${b.name}`)).length;
     return { created, updated: valid.length - created };
   }

@@ -278,9 +278,10 @@ describe.each(testModes())('mirror of a live cluster (%s)', (mode) => {
       expect(nodes).not.toContain('fresh-node');
       // the local what-if node is not the cluster's: a relist leaves it
       expect(nodes).toContain('what-if-1');
+      // every resource (nodes, pods, budgets) caught up: watching again
+      const r = await mirror.request('GET', '/readyz');
+      expect(r.body.checks.sync.state).toBe('watching');
     }, 15_000);
-    const r = await mirror.request('GET', '/readyz');
-    expect(r.body.checks.sync.state).toBe('watching');
     const history = (await mirror.request('GET', '/v1/events/history?types=SyncLost,SyncResumed')).body.items;
     expect(history.map((e: { type: string }) => e.type)).toEqual(['SyncLost', 'SyncResumed']);
     const metrics = (await mirror.request('GET', '/metrics')).text;
