@@ -252,6 +252,25 @@ describe.each(testModes())('mirror of a live cluster (%s)', (mode) => {
     } finally {
       await through.close();
     }
+    // the kubeconfig's credentials are what the cluster judges: a viewer may list and watch, not patch (RBAC's 403)
+    const readOnly = await startTestApp(mode, {
+      env: {
+        SYNC_KUBECONFIG: front.writeKubeconfig(keys.bearer.viewer.slice('Bearer '.length), 'viewer'),
+        SYNC_CONTEXT: 'viewer',
+        SYNC_WRITE: 'true',
+      },
+    });
+    try {
+      await eventually(async () => expect((await readOnly.request('GET', '/readyz')).status).toBe(200), 20_000);
+      const [node] = (await clusterNodes()).filter((n) => n !== 'fresh-node');
+      const refused = await readOnly.request('POST', '/v1/taints', { nodes: [node], taints: ['nope=x:NoSchedule'] });
+      expect(refused.status).toBe(403);
+      expect(refused.body.detail).toContain('the cluster refused the write-through');
+      const onCluster = await cluster.request('GET', `/v1/nodes/${node}`, undefined, asAdmin());
+      expect(onCluster.body.taints.map((t: { key: string }) => t.key)).not.toContain('nope');
+    } finally {
+      await readOnly.close();
+    }
   });
 
   it('answers from its inventory while the cluster is down, and catches up (relisting after 410 Gone) when it is back on the same address', async () => {
