@@ -1,4 +1,5 @@
 /** Targets, PASS/MISS, and bench/REPORT.md from the results object. */
+import type { KubeListFigures } from './lib/kube-lists';
 import type { CeilingResult } from './ceiling';
 import type { LoadResult } from './lib/load';
 import type { OpenLoopResult } from './lib/open-loop';
@@ -39,6 +40,8 @@ export interface ModeResult {
   taintCommit?: Figure;
   /** Issue 13: the first list of every budget after the taint commit (all statuses derived again). */
   budgetStatus?: Figure;
+  /** Issue 12: the Kubernetes API's lists at full size (bench/lib/kube-lists.ts). */
+  kubeLists?: Figure & Partial<KubeListFigures>;
   evictionLag?: Figure & { lagMs?: Summary };
   /** Issue 14: a mirror's initial sync of this inventory through the Kubernetes API (bench/mirror.ts). */
   mirrorSync?: Figure;
@@ -81,7 +84,7 @@ interface TargetDef {
   target: string;
   value(m: ModeResult, c?: CeilingFigure): number | undefined;
   unit: string;
-  ok(v: number): boolean;
+  ok(v: number, m: ModeResult): boolean;
   /** The figures of this run that explain a MISS. */
   why?(m: ModeResult, c?: CeilingFigure): string | undefined;
 }
@@ -341,6 +344,34 @@ const TARGETS: TargetDef[] = [
         : undefined,
   },
   {
+    id: 'i12-node-list',
+    label: 'issue 12: the full node list of the Kubernetes API (`GET /api/v1/nodes`, no limit)',
+    target: '< 1 s',
+    unit: 'ms',
+    value: (m) => okv(m.kubeLists, (f) => f.nodeList?.ms),
+    ok: (v) => v < 1000,
+    why: (m) =>
+      m.kubeLists?.nodeList
+        ? `${m.kubeLists.nodeList.items} nodes, ${fmt(m.kubeLists.nodeList.bytes / 1048576, 1)} MiB`
+        : undefined,
+  },
+  {
+    id: 'i12-pods-all',
+    label: 'issue 12: `kubectl get pods -A` over every pod completes (default chunking, server-side Table)',
+    target: 'completes, every pod listed',
+    unit: 'ms',
+    value: (m) => okv(m.kubeLists, (f) => f.podsAll?.ms),
+    ok: (_v, m) => {
+      const rows = m.kubeLists?.podsAll?.rows;
+      const expected = m.kubeLists?.podsExpected;
+      return rows !== undefined && expected !== undefined && rows >= expected.atLeast && rows <= expected.atMost;
+    },
+    why: (m) =>
+      m.kubeLists?.podsAll && m.kubeLists.podsExpected
+        ? `${m.kubeLists.podsAll.rows} pods listed by ${m.kubeLists.podsAll.client}; the API showed ${m.kubeLists.podsExpected.atLeast}–${m.kubeLists.podsExpected.atMost} while it ran`
+        : undefined,
+  },
+  {
     id: 'i13-replacement',
     label:
       'issue 13: taint-impact with re-placement over the 500-node pool (every evicted pod placed in turn), c=1: p99',
@@ -397,7 +428,7 @@ export function evaluateTargets(modes: ModeResult[], ceiling?: Figure): TargetRe
   for (const m of modes) {
     for (const t of TARGETS) {
       const v = t.value(m, c);
-      const verdict = v === undefined ? 'N/A' : t.ok(v) ? 'PASS' : 'MISS';
+      const verdict = v === undefined ? 'N/A' : t.ok(v, m) ? 'PASS' : 'MISS';
       const digits = t.unit === '' ? 2 : 1;
       out.push({
         mode: m.mode,
@@ -536,6 +567,7 @@ export function renderReport(r: Results, rerun: string): string {
       `- taint-impact with re-placement (\`replacement: true\`: every evicted pod placed in turn), concurrency 1: ${loadLine(m.taintImpactReplacement)}`,
     );
     lines.push(
+      `- Kubernetes API lists: ${figureLine(m.kubeLists, (f) => `full node list ${fmt(f.nodeList.ms)} ms (${f.nodeList.items} nodes); \`kubectl get nodes\` paged ${fmt(f.nodeTable.ms)} ms; \`kubectl get pods -A\` **${fmt(f.podsAll.ms / 1000, 1)} s** for ${f.podsAll.rows} pods (${f.podsAll.client})`)}`,
       `- disruption budgets: ${figureLine(m.budgetStatus, (f) => `${f.budgets} budgets (${f.selectingPods} selecting pods); the first list after the taint below derived every status in **${fmt(f.ms)} ms**`)}`,
     );
     lines.push(

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { measureCeiling } from './ceiling';
 import { chunkList, generateInventory, type GeneratedInventory } from './generate-inventory';
 import { http, listAll } from './lib/http';
+import { measureKubeLists, type KubeListFigures } from './lib/kube-lists';
 import { runLoad, type LoadRequest } from './lib/load';
 import { runOpenLoop } from './lib/open-loop';
 import { load, machineInfo, versions } from './lib/machine';
@@ -387,6 +388,12 @@ async function runMode(
     result.loadAverage.taintImpact = load();
     log(
       `${mode}: taint-impact ${describeLoad(result.taintImpact)} | c16 ${describeLoad(result.taintImpactC16)} | summary ${describeLoad(result.taintImpactSummary)}`,
+    );
+    await settle(service);
+    result.kubeLists = alive(await measureKubeListsFigure(service, inv));
+    const lists = result.kubeLists as Figure & Partial<KubeListFigures>;
+    log(
+      `${mode}: Kubernetes API lists ${lists.nodeList && lists.podsAll ? `node list ${Math.round(lists.nodeList.ms)} ms, kubectl get pods -A ${(lists.podsAll.ms / 1000).toFixed(1)} s (${lists.podsAll.rows} pods, ${lists.podsAll.client})` : lists.note}`,
     );
     const afterReads = service.memory();
     result.heap = await measureHeap(service);
@@ -803,6 +810,15 @@ async function measureTaintImpact(
 }
 
 /** The first list of every budget after a change: every status is derived again from the snapshot. */
+/** Issue 12: the full node list and `kubectl get pods -A` through the Kubernetes API. */
+async function measureKubeListsFigure(service: Service, inv: GeneratedInventory): Promise<Figure> {
+  try {
+    return { status: 'ok', ...(await measureKubeLists(service.url, inv.podCount)) };
+  } catch (e) {
+    return fail(e);
+  }
+}
+
 async function measureBudgetStatus(service: Service): Promise<Figure> {
   try {
     const r = await http(service.url, 'GET', '/v1/poddisruptionbudgets?limit=5000');

@@ -6,9 +6,9 @@ import type { StoredPod } from '../kernel/model/stored-objects';
 import type { InventorySnapshot } from '../kernel/snapshot/inventory-snapshot';
 import type { BudgetImpactView, PodRef, WorkloadImpactView } from './decision-answers';
 
-/** An eviction of the what-if, as these reports read it. */
-export interface ImpactEviction {
-  pod: StoredPod;
+/** An eviction of the what-if, as these reports read it (the budgets need less of the pod than re-placement). */
+export interface ImpactEviction<P = StoredPod> {
+  pod: P;
   node: string;
   action: 'EvictNow' | 'EvictAfter';
   evictAt: Date;
@@ -33,7 +33,10 @@ const NOT_RE_PLACED: Record<string, string> = {
  * Every budget that selects an evicted pod (docs/SEMANTICS.md B.9.4): its status before the change, how many
  * of its pods go at once and in all, and whether the Running ones among them exceed `disruptionsAllowed`.
  */
-export function budgetImpact(snapshot: InventorySnapshot, evictions: readonly ImpactEviction[]): BudgetImpactView[] {
+export function budgetImpact(
+  snapshot: InventorySnapshot,
+  evictions: ReadonlyArray<ImpactEviction<Pick<StoredPod, 'namespace' | 'labels' | 'phase'>>>,
+): BudgetImpactView[] {
   const index = snapshot.budgets;
   if (index.size === 0) return [];
   const touched = new Map<string, BudgetImpactView & { healthyEvicted: number }>();

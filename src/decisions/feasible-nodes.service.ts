@@ -20,10 +20,16 @@ import { requestsVector } from '../kernel/model/pod-requests-vector';
 import { Metrics } from '../kernel/observability/metrics';
 import { SnapshotService } from '../kernel/snapshot/snapshot.service';
 import type { FeasibleNodesAnswer, PodRef } from './decision-answers';
-import { DEFAULT_FEASIBLE_LIMIT, feasibleNodesBodySchema, type FeasibleNodesBody } from './decision-bodies';
+import {
+  DEFAULT_FEASIBLE_LIMIT,
+  feasibleNodesBodySchema,
+  readFeasibleNodesBody,
+  type FeasibleNodesBody,
+} from './decision-bodies';
+import { FALLBACK } from '../kernel/http/input/fast-body';
 import { LRUCache } from 'lru-cache';
 import { exactlyOne, invalidRequest, matchOptionsOf, uniqueSorted } from './decision-requests';
-import { canonicalJson, canonicalJsonWithin } from './decision-cache';
+import { canonicalJson } from './decision-cache';
 import { SecondSighting } from './second-sighting';
 
 /** A feasible-nodes answer as computed, and its JSON text once REST has needed it. */
@@ -41,9 +47,7 @@ interface FeasibleNodesQuestion {
 /** Decision-cache sizes: entries, and answer nodes over all entries (~150 bytes each as JSON). */
 const DECISION_CACHE_ENTRIES = 256;
 const DECISION_CACHE_NODES = 200_000;
-/** Deeper bodies are not remembered (no valid body nests this deep); validation refuses them. */
-const MAX_BODY_DEPTH = 32;
-/** Bodies longer than this (as canonical JSON) are not remembered. */
+/** Bodies longer than this (as JSON) are not remembered. */
 const MAX_REMEMBERED_BODY = 16_384;
 
 /**
@@ -68,7 +72,7 @@ export class FeasibleNodesService {
     maxSize: DECISION_CACHE_NODES,
     sizeCalculation: (d) => d.answer.nodes.length + 1,
   });
-  private readonly questions = new LRUCache<string, FeasibleNodesQuestion>({ max: 2 * DECISION_CACHE_ENTRIES });
+  private readonly questions = new LRUCache<string, FeasibleNodesQuestion>({ max: DECISION_CACHE_ENTRIES });
   /** Only questions asked before are remembered (second-sighting.ts): a one-off answer dies young. */
   private readonly askedAnswers = new SecondSighting();
   private readonly askedBodies = new SecondSighting();
@@ -133,22 +137,21 @@ export class FeasibleNodesService {
   }
 
   /**
-   * Parses and checks a body (400/422 as before); remembers valid ones by their JSON as sent (a
-   * client repeating itself: JSON.stringify is cheap) and by their canonical JSON (the same body with
-   * its keys in another order).
+   * Parses and checks a body (400/422 as before); remembers valid ones by their JSON as sent (a client
+   * repeating itself: JSON.stringify is cheap). The same body with its keys in another order is parsed
+   * again (its answer is still found: the decision key is canonical); a canonical key for every body cost
+   * a second walk of each distinct question for the sake of a rare one (bench/ANALYSIS.md).
    */
   private feasibleNodesQuestion(body: unknown): FeasibleNodesQuestion {
     const asSent = body !== null && typeof body === 'object' ? jsonOrUndefined(body) : undefined;
-    const bodyKey =
-      asSent !== undefined && asSent.length <= MAX_REMEMBERED_BODY
-        ? canonicalJsonWithin(body, MAX_BODY_DEPTH)
-        : undefined;
-    const remember = bodyKey !== undefined;
-    if (remember) {
-      const known = this.questions.get(asSent!) ?? this.questions.get(bodyKey);
+    const bodyKey = asSent !== undefined && asSent.length <= MAX_REMEMBERED_BODY ? asSent : undefined;
+    if (bodyKey !== undefined) {
+      const known = this.questions.get(bodyKey);
       if (known !== undefined) return known;
     }
-    const input = parseBody(feasibleNodesBodySchema, body, 'feasible-nodes request');
+    // the compiled reader for the bodies it is sure of; the schema (and its 400s) for everything else
+    const fast = readFeasibleNodesBody(body);
+    const input = fast !== FALLBACK ? fast : parseBody(feasibleNodesBodySchema, body, 'feasible-nodes request');
     exactlyOne(input, ['pod', 'podRef'], true);
     exactlyOne(input, ['nodeNames', 'labelSelector'], false);
     let question: FeasibleNodesQuestion = { input };
@@ -159,10 +162,7 @@ export class FeasibleNodesService {
         inline: { compiled: compilePod(pod, this.matchOptions), key: canonicalJson([schedulingInputs(pod), null]) },
       };
     }
-    if (remember && this.askedBodies.seenBefore(bodyKey)) {
-      this.questions.set(bodyKey, question);
-      this.questions.set(asSent!, question);
-    }
+    if (bodyKey !== undefined && this.askedBodies.seenBefore(bodyKey)) this.questions.set(bodyKey, question);
     return question;
   }
 

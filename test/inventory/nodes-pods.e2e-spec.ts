@@ -383,6 +383,30 @@ describe.each(testModes())('inventory REST (%s)', (mode) => {
       expect((await app.request('GET', '/v1/pods?limit=5001')).status).toBe(400);
     });
 
+    it('pages across namespaces in (namespace, name) order: a page ends inside a namespace and the next goes on', async () => {
+      for (const ns of ['page-a', 'page-b', 'page-c'])
+        for (const name of ['x', 'y']) expect((await putPod(ns, name, {})).status).toBe(201);
+      const seen: string[] = [];
+      let token = '';
+      do {
+        const r = await app.request('GET', `/v1/pods?limit=3${token ? `&continue=${token}` : ''}`);
+        expect(r.status).toBe(200);
+        seen.push(...r.body.items.map((p: { namespace: string; name: string }) => `${p.namespace}/${p.name}`));
+        token = r.body.continue ?? '';
+      } while (token);
+      const paged = seen.filter((key) => key.startsWith('page-'));
+      expect(paged).toEqual(['page-a/x', 'page-a/y', 'page-b/x', 'page-b/y', 'page-c/x', 'page-c/y']);
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen).toEqual([...seen].sort());
+      // a token from one namespace, given to another namespace's list: that namespace from its start, or nothing
+      const inA = await app.request('GET', '/v1/namespaces/page-a/pods?limit=1');
+      const b = await app.request('GET', `/v1/namespaces/page-b/pods?continue=${inA.body.continue}`);
+      expect(b.body.items.map((p: { name: string }) => p.name)).toEqual(['x', 'y']);
+      const inC = await app.request('GET', '/v1/namespaces/page-c/pods?limit=1');
+      const a = await app.request('GET', `/v1/namespaces/page-a/pods?continue=${inC.body.continue}`);
+      expect(a.body.items).toEqual([]);
+    });
+
     it('deletes a pod (204), then 404', async () => {
       expect((await app.request('DELETE', '/v1/namespaces/paging/pods/p-4')).status).toBe(204);
       expect((await app.request('GET', '/v1/namespaces/paging/pods/p-4')).status).toBe(404);

@@ -238,6 +238,13 @@ describe.each(testModes())('Kubernetes API watch (%s)', (mode) => {
     expect(stored.nodeName).toBe('n1');
     expect(stored.resources).toEqual({ requests: { cpu: '100m' } });
 
+    const described = await kubectl.run(['describe', 'pod', 'api-1', '-n', 'shop']);
+    expect(described.stderr).toBe('');
+    expect(described.stdout).toMatch(/Node:\s+n1/);
+    expect(described.stdout).toMatch(/Labels:\s+tier=front/);
+    expect(described.stdout).toMatch(/Tolerations:\s+maintenance:NoExecute op=Exists/);
+    expect(described.stdout).toMatch(/Normal\s+PodReplaced\s/);
+
     const moved = await kubectl.run(
       ['patch', 'pod', 'api-1', '-n', 'shop', '--type=merge', '-p', '{"spec":{"nodeName":"n2"}}'],
       { token: operator },

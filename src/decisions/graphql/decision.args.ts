@@ -1,5 +1,6 @@
 import { ArgsType, Field, GraphQLISODateTime, Int } from '@nestjs/graphql';
 import { PodSpecInput } from '../../kernel/graphql/models/pod-spec.input';
+import { readsArguments } from '../../kernel/graphql/query-limits';
 import { TaintInput, TolerationInput } from '../../kernel/graphql/models/taint.model';
 import { podSpecBody, taintBody, tolerationBody } from '../../kernel/graphql/models/to-rest-body';
 import { DEFAULT_FEASIBLE_LIMIT, MAX_FEASIBLE_LIMIT } from '../decision-bodies';
@@ -99,7 +100,8 @@ export function tolerationMatchBody(args: TolerationMatchArgs): Record<string, u
 }
 
 /** Query cost: the per-node cost times the nodes `limit` lets through, in tens (limit 10 costs one node's worth). */
-export function feasibleNodesComplexity({
+export const feasibleNodesComplexity = readsArguments(feasibleNodesCost, 'limit');
+function feasibleNodesCost({
   args,
   childComplexity,
 }: {
@@ -111,7 +113,8 @@ export function feasibleNodesComplexity({
 }
 
 /** Query cost: one match per given taint. */
-export function tolerationMatchComplexity({
+export const tolerationMatchComplexity = readsArguments(tolerationMatchCost, 'taints');
+function tolerationMatchCost({
   args,
   childComplexity,
 }: {

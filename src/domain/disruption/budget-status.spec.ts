@@ -1,7 +1,7 @@
 import type { DisruptionBudgetSpec } from './budget-types';
 import { budgetStatus, countBudgetPods, isExpected, isHealthy } from './budget-status';
 
-// kubernetes pkg/controller/disruption/disruption.go @003e8629 getExpectedPodCount / updatePdbStatus (docs/SEMANTICS.md B.9.2).
+// kubernetes pkg/controller/disruption/disruption.go @003e8629 getExpectedPodCount / updatePdbStatus (SEMANTICS B.9.2).
 describe('budgetStatus (the disruption controller figures)', () => {
   const cases: Array<[string, Partial<DisruptionBudgetSpec>, number, number, [number, number, number, number]]> = [
     // name, spec, expected, healthy → [expectedPods, currentHealthy, desiredHealthy, disruptionsAllowed]

@@ -5,6 +5,7 @@ import {
   maxLenCharactersError,
   maxLenError,
   regexError,
+  utf8ByteLength,
   validateLabelName,
 } from './label-names';
 
@@ -166,5 +167,43 @@ describe('MaxLenError (apimachinery content and util/validation)', () => {
 
   it('an object name too long says characters (util/validation IsDNS1123Subdomain)', () => {
     expect(isDns1123Subdomain('a'.repeat(254), maxLenCharactersError)).toEqual(['must be no more than 253 characters']);
+  });
+});
+
+describe('utf8ByteLength', () => {
+  const encoded = (s: string) => new TextEncoder().encode(s).length;
+  it.each([
+    '',
+    'a',
+    'example.com/my-key',
+    'é',
+    'ü'.repeat(40),
+    '€',
+    '日本語のラベル',
+    '😀',
+    'a😀b',
+    '\ud83d', // lone high surrogate at the end
+    '\ud83dx', // lone high surrogate before an ASCII character
+    '\ude00', // lone low surrogate
+    '\ude00\ud83d', // reversed pair: two lone surrogates
+    '\ud83d\ud83d\ude00', // a lone high surrogate, then a pair
+    '\u007f\u0080\u07ff\u0800\uffff',
+  ])('%j counts as TextEncoder encodes it', (value) => {
+    expect(utf8ByteLength(value)).toBe(encoded(value));
+  });
+
+  it('agrees with TextEncoder on random strings over the whole UTF-16 range', () => {
+    let seed = 42;
+    const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) & 0xffff;
+    for (let n = 0; n < 2000; n++) {
+      const length = next() % 12;
+      let s = '';
+      for (let i = 0; i < length; i++) {
+        const r = next();
+        // mostly surrogates and boundaries, where the encodings differ
+        s += String.fromCharCode(r % 3 === 0 ? 0xd800 + (r % 0x800) : r % 3 === 1 ? r % 0x900 : r);
+      }
+      expect(utf8ByteLength(s)).toBe(encoded(s));
+    }
   });
 });

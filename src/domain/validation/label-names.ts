@@ -28,8 +28,28 @@ const DNS1123_SUBDOMAIN_ERR =
 const DNS1123_SUBDOMAIN_MAX = 253;
 const DNS1123_SUBDOMAIN_RE = new RegExp(`^${DNS1123_SUBDOMAIN_FMT}$`);
 
-const utf8 = new TextEncoder();
-const byteLength = (value: string): number => utf8.encode(value).length;
+/**
+ * The length of `value` encoded as UTF-8 (TextEncoder's: a lone surrogate becomes U+FFFD, 3 bytes), counted
+ * without encoding: TextEncoder.encode allocated a buffer per label key and value checked (~3 % of a
+ * feasible-nodes request's CPU, bench/ANALYSIS.md).
+ */
+export function utf8ByteLength(value: string): number {
+  let bytes = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < value.length) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 4;
+        i++;
+      } else bytes += 3;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+const byteLength = utf8ByteLength;
 
 /** `EmptyError()` */
 export const EMPTY_ERROR = 'must be non-empty';

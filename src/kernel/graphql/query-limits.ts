@@ -8,8 +8,12 @@ import {
   type FragmentDefinitionNode,
   type GraphQLSchema,
   Kind,
+  TypeInfo,
   type ValidationContext,
   type ValidationRule,
+  type ValueNode,
+  visit,
+  visitWithTypeInfo,
 } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
 
@@ -54,12 +58,81 @@ export function depthLimit(maxDepth: number): ValidationRule {
   };
 }
 
-/** Rejects a query whose estimated cost exceeds `maxComplexity` (lists count their `first`/`limit`). */
+/**
+ * Declares which of its field's arguments a complexity estimator reads (`({ args }) => ... args.limit`):
+ * the complexity check's cache keys only on the variables given to those (costPlan). An estimator
+ * without the declaration is taken to read every argument of its field.
+ */
+export function readsArguments<F extends (...args: never[]) => number>(estimator: F, ...names: string[]): F {
+  return Object.assign(estimator, { costArguments: names });
+}
+
+/** The variables a document's complexity depends on, or undefined when it cannot be told. */
+export function costPlan(schema: GraphQLSchema, document: DocumentNode): string[] | undefined {
+  const typeInfo = new TypeInfo(schema);
+  const names = new Set<string>();
+  let known = true;
+  const collect = (value: ValueNode) =>
+    visit(value, {
+      Variable(node) {
+        names.add(node.name.value);
+      },
+    });
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field(node) {
+        const field = typeInfo.getFieldDef();
+        if (!field) {
+          known = false;
+          return;
+        }
+        const estimator = field.extensions?.complexity as unknown;
+        if (typeof estimator !== 'function') return; // a number, or the simple estimator: no arguments read
+        const reads = (estimator as { costArguments?: string[] }).costArguments;
+        for (const argument of node.arguments ?? [])
+          if (reads === undefined || reads.includes(argument.name.value)) collect(argument.value);
+      },
+      // @include / @skip decide which fields count at all
+      Directive(node) {
+        for (const argument of node.arguments ?? []) collect(argument.value);
+      },
+    }),
+  );
+  return known ? [...names].sort() : undefined;
+}
+
+/** Per document (as Apollo's document store hands it back), its plan and the keys already found within the limit. */
+interface CostMemo {
+  plan: string[] | undefined;
+  allowed: Set<string>;
+}
+const MAX_ALLOWED_KEYS = 256;
+
+/**
+ * Rejects a query whose estimated cost exceeds `maxComplexity` (lists count their `first`/`limit`).
+ *
+ * The estimate depends on the document, the operation and the values of the few variables the estimators
+ * read (costPlan: the arguments they declare with readsArguments, and directives' arguments), not on the
+ * rest: a feasibleNodes query with a new inline pod costs what the same query with another pod cost. So
+ * an operation found within the limit is remembered by those values and not estimated again — the
+ * estimate coerced the variables twice and walked the document with TypeInfo (~19 % of a feasibleNodes
+ * query's CPU, bench/ANALYSIS.md). Only successes are remembered: a query over the limit, or whose
+ * variables do not fit, takes the full path every time, with its error as before.
+ */
 export function complexityLimit(maxComplexity: number): ApolloServerPlugin {
+  const memos = new WeakMap<DocumentNode, CostMemo>();
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document, schema }) {
+          let memo = memos.get(document);
+          if (memo === undefined) {
+            memo = { plan: costPlan(schema, document), allowed: new Set() };
+            memos.set(document, memo);
+          }
+          const key = memo.plan && costKey(memo.plan, request.operationName, request.variables);
+          if (key !== undefined && memo.allowed.has(key)) return;
           let error: GraphQLError | undefined;
           try {
             error = complexityError(
@@ -72,10 +145,32 @@ export function complexityLimit(maxComplexity: number): ApolloServerPlugin {
             return;
           }
           if (error) throw error;
+          if (key !== undefined) {
+            if (memo.allowed.size >= MAX_ALLOWED_KEYS) memo.allowed.clear();
+            memo.allowed.add(key);
+          }
         },
       };
     },
   };
+}
+
+/** The operation and the values of the plan's variables as text; undefined when they cannot be written. */
+function costKey(
+  plan: string[],
+  operationName: string | null | undefined,
+  variables: Record<string, unknown> | null | undefined,
+): string | undefined {
+  let key = operationName ?? '';
+  try {
+    for (const name of plan) {
+      const given = variables != null && Object.prototype.hasOwnProperty.call(variables, name);
+      key += given ? `\u0001${JSON.stringify(variables[name]) ?? 'undefined'}` : '\u0002';
+    }
+  } catch {
+    return undefined;
+  }
+  return key;
 }
 
 /** The complexity check on its own, for transports Apollo does not serve (graphql-ws). */

@@ -26,6 +26,24 @@ function expectSame(snapshot: InventorySnapshot, ref: Reference, nodeNames: stri
   for (const node of nodeNames) {
     const expected = refPods.filter((p) => p.nodeName === node);
     expect(snapshot.podsOn(node).map(key).sort()).toEqual(expected.map(key).sort());
+    // the light views taint-impact reads: the same pods, in the same order, with the stored values
+    const views = snapshot.boundPodViews(node);
+    expect(views.map(key)).toEqual(snapshot.podsOn(node).map(key));
+    for (const view of views) {
+      const p = ref.get(key(view))!;
+      const { slot, ...read } = view;
+      expect(read).toEqual({
+        namespace: p.namespace,
+        name: p.name,
+        labels: p.labels,
+        phase: p.phase,
+        owner: p.owner,
+        tolerations: p.tolerations,
+        boundAt: p.boundAt ?? p.createdAt,
+      });
+      expect(snapshot.storedPod(view)).toEqual(p);
+      expect(typeof slot).toBe('number');
+    }
     const requested: Record<string, number> = { pods: expected.length };
     for (const p of expected)
       for (const [r, v] of Object.entries(p.requests)) if (r !== 'pods') requested[r] = (requested[r] ?? 0) + v;

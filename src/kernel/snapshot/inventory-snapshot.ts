@@ -3,7 +3,7 @@ import { schedulingSignature } from '../../domain/tolerations/taint-to-string';
 import { attachNodeTable, type NodeTable } from '../../domain/scheduling/node-table';
 import type { ResourceVector, SchedulingNode, Taint } from '../../domain/types';
 import { isActivePhase, type StoredNode, type StoredPod } from '../model/stored-objects';
-import { PodStore } from './pod-store';
+import { PodStore, type BoundPodView } from './pod-store';
 import { BudgetIndex } from './budget-index';
 import type { StoredBudget } from '../model/stored-budget';
 import { SchedulingView } from './scheduling-view';
@@ -155,6 +155,20 @@ export class InventorySnapshot {
     const out: StoredPod[] = [];
     for (const slot of slots) out.push(this.pods.get(slot));
     return out;
+  }
+
+  /** Active pods bound to a node, as light views (pod-store.ts BoundPodView): no StoredPod built. */
+  boundPodViews(nodeName: string): BoundPodView[] {
+    const slots = this.podsByNode.get(nodeName);
+    if (!slots) return [];
+    const out: BoundPodView[] = [];
+    for (const slot of slots) out.push(this.pods.boundView(slot));
+    return out;
+  }
+
+  /** The StoredPod behind a view taken since the last change. */
+  storedPod(view: BoundPodView): StoredPod {
+    return this.pods.get(view.slot);
   }
 
   /** Pending (unbound, active) pods. */

@@ -1,6 +1,22 @@
 import type { StoredPod } from '../model/stored-objects';
 
 /**
+ * A bound pod as the NoExecute rule and the taint-impact answers read it: `boundAt` is the pod's
+ * boundAt, or its createdAt when it has none (the clock A.3 counts from). Values shared: read only;
+ * `slot` is valid until the snapshot next changes (InventorySnapshot.storedPod).
+ */
+export interface BoundPodView {
+  slot: number;
+  namespace: string;
+  name: string;
+  labels: StoredPod['labels'];
+  phase: StoredPod['phase'];
+  owner: StoredPod['owner'];
+  tolerations: StoredPod['tolerations'];
+  boundAt: Date;
+}
+
+/**
  * The snapshot's active pods in columns instead of one object graph per pod (issue 16: a full
  * collection traced ~15 objects per pod — the record, its strings, three Dates, the owner — 2 million
  * at 150,000 pods). Per pod there are now two strings (name, uid) and numbers in typed arrays:
@@ -153,6 +169,26 @@ export class PodStore {
   slotsIn(namespace: string): Iterable<number> {
     const id = this.namespaces.find(namespace);
     return (id === undefined ? undefined : this.index.get(id)?.values()) ?? [];
+  }
+
+  /**
+   * What a taint what-if reads of a bound pod (BoundPodView), without materialising it: the shared
+   * values and one Date, where `get` builds a 19-field object with three Dates (taint-impact over a
+   * 500-node pool reads ~15,000 pods per request).
+   */
+  boundView(slot: number): BoundPodView {
+    const boundAt = this.boundAt[slot];
+    const owner = this.owner[slot];
+    return {
+      slot,
+      namespace: this.namespaces.name(this.ns[slot]),
+      name: this.names[slot]!,
+      labels: this.labelsOf(slot),
+      phase: this.phases.name(this.phase[slot]) as StoredPod['phase'],
+      owner: owner < 0 ? null : (this.owners.value(owner) as StoredPod['owner']),
+      tolerations: this.values.value(this.tolerations[slot]) as StoredPod['tolerations'],
+      boundAt: new Date(Number.isNaN(boundAt) ? this.createdAt[slot] : boundAt),
+    };
   }
 
   /** A StoredPod with the stored values. Nested objects are shared between pods: read only. */

@@ -1,6 +1,7 @@
 import type { Type } from '@nestjs/common';
 import { Field, ObjectType } from '@nestjs/graphql';
 import type { Page } from '../../http/paging';
+import { readsArguments } from '../query-limits';
 import { NodeModel } from './node.model';
 import { PodModel } from './pod.model';
 
@@ -37,13 +38,11 @@ export const PodConnection = connectionType('Pod', PodModel, 'Pods by namespace,
 export type PodConnection = Connection<PodModel>;
 
 /** Query cost of a connection: its selection once per item asked for (`first`, default 100). */
-export const chargePerItem = ({
-  args,
-  childComplexity,
-}: {
-  args: { first?: number | null };
-  childComplexity: number;
-}) => childComplexity * (args.first ?? 100);
+export const chargePerItem = readsArguments(
+  ({ args, childComplexity }: { args: { first?: number | null }; childComplexity: number }) =>
+    childComplexity * (args.first ?? 100),
+  'first',
+);
 
 /** A REST page (`items` + `continue`) as a connection; every edge's cursor is the `continue` token after it. */
 export function toConnection<T, M>(

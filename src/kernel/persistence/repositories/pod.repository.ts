@@ -67,21 +67,28 @@ export class PodRepository {
   }
 
   /** One page ordered by namespace/name, starting after `after` (the `continue` token's position). */
+  /**
+   * One page in (namespace, name) order after `after`. The keyset is read as index ranges — the rest of the
+   * namespace, then the namespaces after it — rather than one `namespace > a OR (namespace = a AND name > b)`, which
+   * PostgreSQL answers by scanning the index from its start: page 300 of 150,000 pods read 150,000 rows.
+   */
   async list(
     db: Db,
     filter: PodListFilter,
     limit: number,
     after?: { namespace: string; name: string },
   ): Promise<StoredPod[]> {
-    const where = {
-      ...(filter.namespace !== undefined ? { namespace: filter.namespace } : {}),
+    const base = {
       ...(filter.nodeName !== undefined ? { nodeName: filter.nodeName } : {}),
       ...(filter.phase !== undefined ? { phase: filter.phase } : {}),
-      ...(after
-        ? { OR: [{ namespace: { gt: after.namespace } }, { namespace: after.namespace, name: { gt: after.name } }] }
-        : {}),
     };
-    const rows = await db.pod.findMany({ where, orderBy: [{ namespace: 'asc' }, { name: 'asc' }], take: limit });
+    const orderBy = [{ namespace: 'asc' as const }, { name: 'asc' as const }];
+    const ranges = keysetRanges(filter.namespace, after);
+    const rows = [];
+    for (const range of ranges) {
+      rows.push(...(await db.pod.findMany({ where: { ...base, ...range }, orderBy, take: limit - rows.length })));
+      if (rows.length >= limit) break;
+    }
     return rows.map(toStoredPod);
   }
 
@@ -417,4 +424,16 @@ export function toStoredPod(row: PodRow): StoredPod {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
+}
+
+/** The (namespace, name) ranges after a keyset position, in order, within the namespace filter if any. */
+function keysetRanges(
+  namespace: string | undefined,
+  after: { namespace: string; name: string } | undefined,
+): Array<{ namespace?: string | { gt: string }; name?: { gt: string } }> {
+  if (!after) return [namespace !== undefined ? { namespace } : {}];
+  const restOfNamespace = { namespace: after.namespace, name: { gt: after.name } };
+  if (namespace === undefined) return [restOfNamespace, { namespace: { gt: after.namespace } }];
+  if (namespace === after.namespace) return [restOfNamespace];
+  return namespace > after.namespace ? [{ namespace }] : [];
 }
