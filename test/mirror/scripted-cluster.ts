@@ -24,8 +24,8 @@ export class ScriptedCluster {
   private version = 100;
   /** A list answers after this long (a slow list). */
   listDelayMs = 0;
-  /** The next watch opens are answered 410 Gone (an HTTP answer, before the stream). */
-  goneOnOpen = 0;
+  /** The next watch opens of a resource are answered 410 Gone (an HTTP answer, before the stream). */
+  readonly goneOnOpen: Record<Resource, number> = { nodes: 0, pods: 0, budgets: 0 };
   readonly watchRequests: Array<{ resource: Resource; resourceVersion: string | null; bookmarks: boolean }> = [];
   readonly listRequests: Array<{ resource: Resource; limit: string | null; continue: string | null }> = [];
   private readonly open = new Set<{ resource: Resource; res: ServerResponse }>();
@@ -187,8 +187,8 @@ export class ScriptedCluster {
         resourceVersion: q.get('resourceVersion'),
         bookmarks: q.get('allowWatchBookmarks') === 'true',
       });
-      if (this.goneOnOpen > 0) {
-        this.goneOnOpen -= 1;
+      if (this.goneOnOpen[resource] > 0) {
+        this.goneOnOpen[resource] -= 1;
         res.writeHead(410, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 410, reason: 'Expired' }));
         return;

@@ -98,7 +98,7 @@ describe.each(testModes())('mirror against a scripted API server (%s)', (mode) =
 
   it('relists when a watch is answered 410 Gone at open', async () => {
     cluster.forget('nodes', 'n3');
-    cluster.goneOnOpen = 1;
+    cluster.goneOnOpen.nodes = 1;
     cluster.cutWatches();
     await eventually(async () => expect(await mirrorNodes()).not.toContain('n3'), 5000);
     expect(await metric(/taintwise_sync_relists_total\{resource="nodes",reason="gone"\} (\d+)/)).toBe(2);
