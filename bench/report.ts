@@ -45,6 +45,10 @@ export interface ModeResult {
   evictionLag?: Figure & { lagMs?: Summary };
   /** Issue 15: the NoExecute taint's events delivered to one webhook receiver. */
   webhookLag?: Figure & { lagMs?: Summary };
+  /** Issue 14: a mirror's initial sync of this inventory through the Kubernetes API (bench/mirror.ts). */
+  mirrorSync?: Figure;
+  /** Issue 14: watch events → the mirror's snapshot at a fixed rate (bench/mirror.ts). */
+  mirrorWatch?: Figure;
   loadAverage: Record<string, number[]>;
 }
 
@@ -104,6 +108,32 @@ const gcWhy = (m: ModeResult): string | undefined => {
 };
 
 const TARGETS: TargetDef[] = [
+  {
+    id: 'mirror-initial-sync',
+    label:
+      "issue 14: a mirror's initial sync of the whole inventory from the service's Kubernetes API (spawn → /readyz 200)",
+    target: '≤ 60 s',
+    unit: 'ms',
+    value: (m) => okv(m.mirrorSync, (f) => f.readyMs),
+    ok: (v) => v <= 60_000,
+    why: (m) =>
+      m.mirrorSync?.syncSeconds !== undefined
+        ? `the list and its writes took ${fmt(m.mirrorSync.syncSeconds)} s`
+        : undefined,
+  },
+  {
+    id: 'mirror-watch-lag-p99',
+    label:
+      "issue 14: watch event → the mirror's snapshot, MODIFIED pod events at the --mirror-rate for --mirror-seconds: p99",
+    target: '≤ 1 s',
+    unit: 'ms',
+    value: (m) => okv(m.mirrorWatch, (f) => f.lagMs?.p99),
+    ok: (v) => v <= 1000,
+    why: (m) =>
+      m.mirrorWatch
+        ? `${m.mirrorWatch.applied}/${m.mirrorWatch.sent} events at ${m.mirrorWatch.rate}/s in ${m.mirrorWatch.transactions} transactions`
+        : undefined,
+  },
   {
     id: 'feasible-p99',
     label:

@@ -30,6 +30,7 @@ import {
   taintImpactBody,
   type PodCase,
 } from './scenarios';
+import { measureMirrorInitialSync, measureMirrorWatchLag } from './mirror';
 
 interface Settings {
   quick: boolean;
@@ -46,6 +47,9 @@ interface Settings {
   /** The open-loop run: requests per second and seconds. */
   openRate: number;
   openDurationSec: number;
+  /** Issue 14: watch events/s streamed to a mirror, and for how long. */
+  mirrorRate: number;
+  mirrorSeconds: number;
   postgresUrl: string;
   redisUrl: string;
   profile: boolean;
@@ -93,6 +97,8 @@ function parseArgs(argv: string[]): Settings {
     ceilingSec: quick ? 2 : 10,
     openRate: num('rate', quick ? 200 : 1000),
     openDurationSec: num('open-duration', quick ? 5 : 60),
+    mirrorRate: num('mirror-rate', quick ? 200 : 1000),
+    mirrorSeconds: num('mirror-seconds', quick ? 3 : 30),
     postgresUrl: get('postgres') ?? pgBase,
     redisUrl: get('redis') ?? process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
     profile: has('profile'),
@@ -403,6 +409,27 @@ async function runMode(
       peakMiB: afterReads.peakMiB,
       importPeakMiB: result.import.peakMiB,
     };
+
+    // 3b. Issue 14: a mirror of this service (its whole inventory through the Kubernetes API), then watch lag.
+    const mirrorSettings = {
+      postgresUrl: s.postgresUrl,
+      redisUrl: s.redisUrl,
+      serviceDir: s.serviceDir ?? REPO_ROOT,
+      serviceEntry,
+      watchRate: s.mirrorRate,
+      watchSeconds: s.mirrorSeconds,
+    };
+    result.mirrorSync = alive(
+      await measureMirrorInitialSync(mode, service, mirrorSettings, { nodes: inv.nodeCount, pods: inv.podCount }),
+    );
+    log(
+      `${mode}: mirror initial sync ${result.mirrorSync.status} ${result.mirrorSync.readyMs !== undefined ? `${Math.round(result.mirrorSync.readyMs)} ms to ready (sync ${result.mirrorSync.syncSeconds} s, ${result.mirrorSync.nodes} nodes, ${result.mirrorSync.pods} pods)` : (result.mirrorSync.note ?? '')}`,
+    );
+    result.mirrorWatch = await measureMirrorWatchLag(mode, mirrorSettings);
+    result.loadAverage.mirror = load();
+    log(
+      `${mode}: mirror watch ${result.mirrorWatch.status} ${result.mirrorWatch.lagMs ? `${result.mirrorWatch.applied}/${result.mirrorWatch.sent} events in ${result.mirrorWatch.transactions} transactions, lag p50 ${Math.round(result.mirrorWatch.lagMs.p50)} ms p99 ${Math.round(result.mirrorWatch.lagMs.p99)} ms` : (result.mirrorWatch.note ?? '')}`,
+    );
 
     // 4. Writes: the 11,000-eviction taint, then eviction lag.
     await settle(service);

@@ -21,6 +21,7 @@ import { OpsModule } from './ops/ops.module';
 import { TaintsModule } from './taints/taints.module';
 import { SystemResolver } from './ops/graphql/system.resolver';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { MirrorModule } from './mirror/mirror.module';
 
 /** The composition root: global infrastructure (core), transports, and one module per use-case area. */
 @Module({})
@@ -40,6 +41,8 @@ export class AppModule {
         DecisionsModule,
         KubeApiModule,
         WebhooksModule,
+        // following a live cluster: only with SYNC_KUBECONFIG
+        ...(config.SYNC_KUBECONFIG ? [MirrorModule] : []),
         GraphQLModule.forRoot<ApolloDriverConfig>({
           driver: ApolloDriver,
           path: '/graphql',

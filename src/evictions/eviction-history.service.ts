@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
 import { AppError } from '../kernel/errors/app-error';
 import { decodeContinue, parseLimit, readPage, type Page } from '../kernel/http/paging';
 import { UnitOfWork } from '../kernel/persistence/unit-of-work';
@@ -23,7 +24,13 @@ export class EvictionHistoryService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly evictions: EvictionRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** What tells an overdue forecast: the clock's now and the grace (SYNC_FORECAST_GRACE_SECONDS). */
+  forecastClock(): { now: Date; graceMs: number } {
+    return { now: this.uow.now(), graceMs: this.config.SYNC_FORECAST_GRACE_SECONDS * 1000 };
+  }
 
   async list(query: EvictionQuery): Promise<Page<StoredEviction>> {
     const limit = parseLimit(query.limit);

@@ -3,6 +3,7 @@ import { taintToJson } from '../kernel/model/taint-json';
 import { taintToString } from '../domain/tolerations/taint-to-string';
 import { Inject, Injectable } from '@nestjs/common';
 import { decideEviction, type EvictionDecision } from '../domain/eviction/decide-eviction';
+import { forecastErrorMs } from '../domain/eviction/forecast';
 import type { Taint } from '../domain/types';
 import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
 import type { ChangeSet } from '../kernel/persistence/change-set';
@@ -30,8 +31,15 @@ interface Plan {
   toEvict: ToEvict[];
   /** Due evictions a disruption budget holds (SEMANTICS B.9.6), with the budgets that hold them. */
   toHold: Array<ToEvict & { budgets: string[] }>;
-  toCreate: Array<{ id: string; pod: StoredPod; evictAt: Date; taints: Taint[]; reason: string }>;
-  toRetime: Array<{ row: ScheduledRow; evictAt: Date; pod: StoredPod; taints: Taint[]; reason: string }>;
+  toCreate: Array<{ id: string; pod: StoredPod; evictAt: Date; taints: Taint[]; reason: string; forecast?: boolean }>;
+  toRetime: Array<{
+    row: ScheduledRow;
+    evictAt: Date;
+    pod: StoredPod;
+    taints: Taint[];
+    reason: string;
+    forecast?: boolean;
+  }>;
   toCancel: Array<{ row: ScheduledRow; pod: StoredPod; reason: string }>;
 }
 
@@ -71,6 +79,7 @@ export class EvictionPlanner {
     known?: ReadonlyMap<string, ScheduledRow>,
   ): Promise<void> {
     const plan = await this.plan(db, pods, nodes, now, known);
+    if (this.config.SYNC_KUBECONFIG) await this.forecastMirrored(db, plan, nodes);
     await this.evictNow(db, plan.toEvict, nodes, now, changes);
     await this.hold(db, plan.toHold, nodes, now, changes);
     await this.create(db, plan.toCreate, changes);
@@ -156,6 +165,53 @@ export class EvictionPlanner {
     }
     await this.gate(db, plan, nodes, lockBudgets);
     return plan;
+  }
+
+  /**
+   * A mirror (SYNC_KUBECONFIG, src/mirror): the cluster's own taint manager evicts its pods, so for a mirrored pod
+   * taintwise only forecasts. Its rows are computed exactly as for a local pod (`evictAt` from the taint's
+   * `timeAdded` and the pod's binding), marked `forecast`, get no timer and are never executed here: a pod due now
+   * keeps (or gets) a Scheduled forecast instead of being unbound, and the row turns Executed when the cluster
+   * deletes or stops the pod (`cancelForPods`). Budgets do not hold them: the cluster's taint manager ignores budgets.
+   */
+  private async forecastMirrored(db: Db, plan: Plan, nodes: ReadonlyMap<string, StoredNode>): Promise<void> {
+    const candidates = [...plan.toEvict, ...plan.toHold, ...plan.toCreate, ...plan.toRetime].map((i) => i.pod.uid);
+    if (candidates.length === 0) return;
+    const mirrored = await this.pods.clusterOwnedUids(db, candidates);
+    if (mirrored.size === 0) return;
+    const due = [...plan.toEvict, ...plan.toHold].filter((i) => mirrored.has(i.pod.uid));
+    plan.toEvict = plan.toEvict.filter((i) => !mirrored.has(i.pod.uid));
+    plan.toHold = plan.toHold.filter((i) => !mirrored.has(i.pod.uid));
+    for (const i of plan.toCreate) if (mirrored.has(i.pod.uid)) i.forecast = true;
+    for (const i of plan.toRetime) if (mirrored.has(i.pod.uid)) i.forecast = true;
+    for (const i of due) {
+      const noExecute = (nodes.get(i.pod.nodeName!)?.taints ?? []).filter((t) => t.effect === 'NoExecute');
+      // Untolerated: the taint manager deletes the pod as soon as it sees the taint on the node it is bound to.
+      const evictAt =
+        i.decision.reason === 'expired'
+          ? i.decision.evictAt
+          : new Date(
+              Math.max(i.decision.taint.timeAdded?.getTime() ?? 0, (i.pod.boundAt ?? i.pod.createdAt).getTime()),
+            );
+      if (!i.row)
+        plan.toCreate.push({
+          id: randomUUID(),
+          pod: i.pod,
+          evictAt,
+          taints: noExecute,
+          reason: reasonFor(i.decision),
+          forecast: true,
+        });
+      else if (i.row.status === 'Held' || !i.row.forecast)
+        plan.toRetime.push({
+          row: i.row,
+          evictAt,
+          pod: i.pod,
+          taints: noExecute,
+          reason: reasonFor(i.decision),
+          forecast: true,
+        });
+    }
   }
 
   /**
@@ -255,7 +311,55 @@ export class EvictionPlanner {
       const row = existing.get(pod.uid);
       return row ? [{ row, pod, reason }] : [];
     });
-    await this.cancel(db, rows, now, changes);
+    await this.observeForecasts(
+      db,
+      rows.filter((r) => r.row.forecast === true),
+      now,
+      changes,
+    );
+    await this.cancel(
+      db,
+      rows.filter((r) => r.row.forecast !== true),
+      now,
+      changes,
+    );
+  }
+
+  /**
+   * A mirrored pod with a forecast left its node in the cluster (deleted, stopped, unbound): the cluster evicted it.
+   * The row becomes Executed with the difference between the forecast and what the cluster did (kubernetes#108268:
+   * a taint manager restart resets its clocks, so a real cluster can evict later than forecast).
+   */
+  private async observeForecasts(
+    db: Db,
+    items: Array<{ row: ScheduledRow; pod: { namespace: string; name: string }; reason: string }>,
+    now: Date,
+    changes: ChangeSet,
+  ): Promise<void> {
+    if (items.length === 0) return;
+    const errors = new Map(items.map((i) => [i.row.id, forecastErrorMs(i.row.evictAt, now)]));
+    const observed = new Set(
+      await this.evictions.observeForecasts(
+        db,
+        [...errors].map(([id, error]) => ({ id, forecastErrorMs: error })),
+        now,
+      ),
+    );
+    for (const i of items) {
+      if (!observed.has(i.row.id)) continue;
+      changes.event({
+        type: 'EvictionExecuted',
+        subjectKind: 'Pod',
+        subjectName: `${i.pod.namespace}/${i.pod.name}`,
+        data: {
+          evictionId: i.row.id,
+          forecast: true,
+          reason: `the cluster removed the pod (${i.reason})`,
+          evictAt: i.row.evictAt.toISOString(),
+          forecastErrorMs: errors.get(i.row.id),
+        },
+      });
+    }
   }
 
   /**
@@ -381,11 +485,7 @@ export class EvictionPlanner {
     changes.evictions.immediate += items.length;
   }
 
-  private async create(
-    db: Db,
-    items: Array<{ id: string; pod: StoredPod; evictAt: Date; taints: Taint[]; reason: string }>,
-    changes: ChangeSet,
-  ): Promise<void> {
+  private async create(db: Db, items: Plan['toCreate'], changes: ChangeSet): Promise<void> {
     if (items.length === 0) return;
     const rows = items.map((i) => ({
       id: i.id,
@@ -396,38 +496,42 @@ export class EvictionPlanner {
       taints: i.taints,
       evictAt: i.evictAt,
       reason: i.reason,
-      timerId: evictionTimerId(i.id, i.evictAt),
+      timerId: i.forecast ? null : evictionTimerId(i.id, i.evictAt),
+      forecast: i.forecast === true,
     }));
     await this.evictions.insert(db, rows, { status: 'Scheduled' });
     for (const i of items) {
-      changes.schedule(timerFor(i.id, i.evictAt));
+      if (!i.forecast) changes.schedule(timerFor(i.id, i.evictAt));
       changes.event({
         type: 'EvictionScheduled',
         subjectKind: 'Pod',
         subjectName: `${i.pod.namespace}/${i.pod.name}`,
-        data: { evictionId: i.id, node: i.pod.nodeName, evictAt: i.evictAt.toISOString(), reason: i.reason },
+        data: {
+          evictionId: i.id,
+          node: i.pod.nodeName,
+          evictAt: i.evictAt.toISOString(),
+          reason: i.reason,
+          ...(i.forecast ? { forecast: true } : {}),
+        },
       });
     }
     changes.evictions.scheduled += items.length;
   }
 
-  private async retime(
-    db: Db,
-    items: Array<{ row: ScheduledRow; evictAt: Date; pod: StoredPod; taints: Taint[]; reason: string }>,
-    changes: ChangeSet,
-  ): Promise<void> {
+  private async retime(db: Db, items: Plan['toRetime'], changes: ChangeSet): Promise<void> {
     if (items.length === 0) return;
     const rows = items.map((i) => ({
       id: i.row.id,
       evictAt: i.evictAt,
-      timerId: evictionTimerId(i.row.id, i.evictAt),
+      timerId: i.forecast ? null : evictionTimerId(i.row.id, i.evictAt),
       reason: i.reason,
       taints: i.taints,
+      forecast: i.forecast === true,
     }));
     await this.evictions.retime(db, rows);
     for (const i of items) {
       if (i.row.timerId) changes.cancelTimer(i.row.timerId);
-      changes.schedule(timerFor(i.row.id, i.evictAt));
+      if (!i.forecast) changes.schedule(timerFor(i.row.id, i.evictAt));
       changes.event({
         type: 'EvictionRescheduled',
         subjectKind: 'Pod',

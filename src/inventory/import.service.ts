@@ -27,6 +27,7 @@ import {
   type SkippedKind,
 } from './import';
 import type { ManifestFormat } from './import/decode';
+import { mapManifests } from './import/map-manifests';
 import { isActivePhase, podKey, type StoredNode } from '../kernel/model/stored-objects';
 import { NodeRepository, type NodeWrite } from '../kernel/persistence/repositories/node.repository';
 import { PodRepository, type ExistingPodRow, type PodWrite } from '../kernel/persistence/repositories/pod.repository';
@@ -60,6 +61,32 @@ export interface ImportResult {
   summary: ImportSummary & { invalid: number; podsOnUnknownNodes: number; durationMs: number };
 }
 
+/**
+ * One batch the mirror (src/mirror) applies: objects as the cluster sends them (`kind` set: Node, Pod,
+ * PodDisruptionBudget) and the keys the cluster deleted.
+ */
+export interface ClusterBatch {
+  objects: readonly unknown[];
+  deleted: {
+    nodes: readonly string[];
+    pods: ReadonlyArray<{ namespace: string; name: string }>;
+    budgets: ReadonlyArray<{ namespace: string; name: string }>;
+  };
+  /** An event to record with the batch (SyncStarted, SyncResumed...), besides the batch's own counts. */
+  event?: { type: string; data: Record<string, unknown> };
+}
+
+export interface ClusterBatchResult {
+  nodes: { created: number; updated: number; deleted: number };
+  pods: { created: number; updated: number; deleted: number };
+  budgets: { created: number; updated: number; deleted: number };
+  errors: ImportItemError[];
+  evictions: EvictionCounts;
+}
+
+/** Past this many objects in one batch, other replicas reload their snapshot instead of object by object. */
+const CLUSTER_BULK = 500;
+
 /** Nodes, then pods, are written in one transaction; this bounds it for the biggest imports. */
 /** One import's transaction: where it writes, its clock reading, and the per-item errors it collects. */
 interface ImportRun {
@@ -67,6 +94,8 @@ interface ImportRun {
   changes: ChangeSet;
   now: Date;
   errors: ImportItemError[];
+  /** The mirror's writes: what is written is the cluster's, marked so BEFORE evictions are planned (forecasts). */
+  fromCluster?: boolean;
 }
 
 type ParsedImport = Extract<ReturnType<typeof parseImportBody>, { ok: true }>;
@@ -191,6 +220,92 @@ export class ImportService {
     };
   }
 
+  /**
+   * The mirror's writes (src/mirror): the cluster's objects through the very path of `POST /v1/import` (same
+   * mapping, validation, taint stamping and eviction planning), plus the deletions the cluster made, in ONE
+   * transaction marked as the cluster's (`fromCluster`: it may write cluster-owned objects). What it writes is
+   * marked cluster-owned. A deleted pod's pending forecast turns Executed (the cluster evicted it); a deleted
+   * node's pods keep their binding (the cluster's pod garbage collector deletes them, and the watch says so).
+   */
+  async applyFromCluster(batch: ClusterBatch, actor: Actor): Promise<ClusterBatchResult> {
+    const now = this.uow.now();
+    const mapped = mapManifests([{ kind: 'List', apiVersion: 'v1', items: batch.objects }], now);
+    const parsed: ParsedImport = { ok: true, format: 'json', ...mapped };
+    const errors: ImportItemError[] = [...mapped.errors];
+    const size =
+      batch.objects.length + batch.deleted.nodes.length + batch.deleted.pods.length + batch.deleted.budgets.length;
+    const { result, changes } = await this.uow.run(
+      actor,
+      async (tx, changes) => {
+        changes.fromCluster = true;
+        changes.bulk = size > CLUSTER_BULK;
+        const run: ImportRun = { tx, changes, now: this.uow.now(), errors, fromCluster: true };
+        const deleted = await this.deleteFromCluster(run, batch.deleted);
+        const outcome = await this.write(run, parsed);
+        const counts = {
+          nodes: { ...outcome.counts.nodes, deleted: deleted.nodes },
+          pods: { ...outcome.counts.pods, deleted: deleted.pods },
+          budgets: { ...outcome.counts.budgets, deleted: deleted.budgets },
+        };
+        if (batch.event)
+          changes.event({
+            type: batch.event.type,
+            subjectKind: 'Import',
+            subjectName: 'cluster',
+            data: { ...batch.event.data, ...counts, errors: errors.length },
+          });
+        else if (size > 0)
+          changes.event({
+            type: 'SyncApplied',
+            subjectKind: 'Import',
+            subjectName: 'cluster',
+            data: { ...counts, errors: errors.length, evictions: { ...changes.evictions } },
+          });
+        return counts;
+      },
+      { timeoutMs: IMPORT_TIMEOUT_MS },
+    );
+    return { ...result, errors, evictions: { ...changes.evictions } };
+  }
+
+  /** The cluster's deletions, in the run's transaction (see `applyFromCluster`). */
+  private async deleteFromCluster(
+    run: ImportRun,
+    deleted: ClusterBatch['deleted'],
+  ): Promise<{ nodes: number; pods: number; budgets: number }> {
+    const { tx, changes, now } = run;
+    const pods = deleted.pods.length ? await this.pods.findByKeys(tx, deleted.pods) : [];
+    const nodeNames = [...deleted.nodes].sort();
+    const lockNames = new Set<string>(nodeNames);
+    for (const p of pods) if (p.nodeName !== null) lockNames.add(p.nodeName);
+    for (const chunk of chunks([...lockNames].sort(), 5000)) await this.nodes.lock(tx, chunk);
+    for (const chunk of chunks(pods, 5000))
+      await this.planner.cancelForPods(tx, chunk, 'pod deleted in the cluster', now, changes);
+    await this.pods.deleteByUids(
+      tx,
+      pods.map((p) => p.uid),
+    );
+    for (const p of pods) changes.podDeleted(p.namespace, p.name);
+    let nodeCount = 0;
+    for (const chunk of chunks(nodeNames, REPLAN_NODES)) {
+      // the pods stay bound (the cluster deletes them next); their evictions end: no taint evicts from a gone node
+      const bound = await this.pods.findActiveOnNodes(tx, chunk);
+      for (const name of chunk)
+        if (await this.nodes.delete(tx, name)) {
+          nodeCount += 1;
+          changes.nodeDeleted(name);
+        }
+      await this.planner.replan(tx, bound, new Map(), now, changes);
+    }
+    let budgetCount = 0;
+    for (const b of deleted.budgets)
+      if (await this.budgets.delete(tx, b.namespace, b.name)) {
+        budgetCount += 1;
+        changes.budgetDeleted(b.namespace, b.name);
+      }
+    return { nodes: nodeCount, pods: pods.length, budgets: budgetCount };
+  }
+
   /** Writes what the import holds in the run's transaction: nodes, pods, then the evictions they imply. */
   private async write(run: ImportRun, parsed: ParsedImport): Promise<ImportOutcome> {
     const nodeWrites = this.validNodes(parsed.nodes, run.errors);
@@ -214,6 +329,15 @@ export class ImportService {
     for (const n of importedNodeNames) knownNodes.add(n);
     const storedPods = await this.pods.upsertPods(run.tx, pods, run.now);
     for (const { pod } of storedPods) run.changes.pod(pod);
+    if (run.fromCluster) {
+      // the cluster's objects, marked before the planner runs: its evictions of mirrored pods are forecasts
+      await this.nodes.setOrigin(
+        run.tx,
+        nodeWrites.map((n) => n.name),
+        'cluster',
+      );
+      await this.pods.setOrigin(run.tx, pods, 'cluster');
+    }
     await this.replan(run, { storedNodes, storedPods, existing, previousTaints, targetNames, knownNodes });
     const budgets = await this.writeBudgets(run, parsed.budgets);
     return {
@@ -227,6 +351,8 @@ export class ImportService {
     run: ImportRun,
     budgets: readonly BudgetInput[],
   ): Promise<{ created: number; updated: number }> {
+    // nothing to write: no need to read every stored budget (a mirror's page of nodes or pods names none)
+    if (budgets.length === 0) return { created: 0, updated: 0 };
     const valid = budgets.filter((b) => {
       const problems = [...validateLabels(b.labels, 'metadata.labels'), ...validateDisruptionBudget(b)];
       if (problems.length) run.errors.push(...itemErrors('PodDisruptionBudget', `${b.namespace}/${b.name}`, problems));
@@ -238,6 +364,7 @@ export class ImportService {
       valid.map((b) => ({ ...b, uid: b.uid ?? randomUUID() })),
     );
     for (const budget of stored) run.changes.budget(budget);
+    if (run.fromCluster) await this.budgets.setOrigin(run.tx, valid, 'cluster');
     const created = valid.filter((b) => !existing.has(`${b.namespace}/${b.name}`)).length;
     return { created, updated: valid.length - created };
   }

@@ -123,6 +123,7 @@ export class NodeService {
   async delete(name: string, actor: Actor): Promise<void> {
     await this.uow.run(actor, async (tx, changes) => {
       await this.nodes.lock(tx, [name]);
+      await this.uow.refuseClusterOwned(tx, changes, { nodes: [name] });
       const bound = await this.pods.findActiveOnNodes(tx, [name]);
       const now = this.uow.now();
       await this.planner.cancelForPods(tx, bound, `node ${name} was deleted`, now, changes);

@@ -77,6 +77,7 @@ export class PodService {
       let existing = await this.pods.findByKey(tx, namespace, name);
       const now = this.uow.now();
       if (existing?.phase === 'Evicted' && options.replaceEvicted) {
+        await this.uow.refuseClusterOwned(tx, changes, { pods: [{ namespace, name }] });
         await this.pods.delete(tx, namespace, name);
         changes.podDeleted(namespace, name);
         existing = undefined;
@@ -137,6 +138,7 @@ export class PodService {
       if (!pod) throw AppError.notFound('pods', name);
       if (pod.nodeName) await this.nodes.lock(tx, [pod.nodeName]);
       await this.planner.cancelForPods(tx, [pod], 'pod deleted', this.uow.now(), changes);
+      await this.uow.refuseClusterOwned(tx, changes, { pods: [{ namespace, name }] });
       await this.pods.delete(tx, namespace, name);
       changes.podDeleted(namespace, name);
       changes.event({

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import { MirrorService } from '../mirror/mirror.service';
 import { AppError } from '../kernel/errors/app-error';
 import { applyTaintChanges, type TaintOperation } from '../domain/kubectl-taint/apply-taint-changes';
 import { parseTaintSpecs, type TaintChanges } from '../domain/kubectl-taint/parse-taint-specs';
@@ -38,6 +39,8 @@ export interface ApplyTaintsResult {
   nodes: TaintedNode[];
   evictions: EvictionCounts;
   dryRun: boolean;
+  /** A mirror with SYNC_WRITE: the change was written to the cluster and came back through the watch. */
+  writeThrough?: boolean;
 }
 
 export interface NodeMutationResult {
@@ -68,6 +71,7 @@ export class TaintMutationService {
     private readonly pods: PodRepository,
     private readonly planner: EvictionPlanner,
     private readonly nodeService: NodeService,
+    @Optional() private readonly mirror?: MirrorService,
   ) {}
 
   /** `POST /v1/taints`. With `dryRun` the same answer is computed and nothing is written or locked. */
@@ -94,6 +98,11 @@ export class TaintMutationService {
         now,
       );
       return { nodes: outcomes.map(present), evictions, dryRun: true };
+    }
+
+    if (this.mirror?.writesThrough) {
+      const through = await this.taintsThroughCluster(parsed.taints, selection, matches, specs, options, actor);
+      if (through) return through;
     }
 
     const { result, changes } = await this.uow.run(actor, async (tx, changes) => {
@@ -133,8 +142,132 @@ export class TaintMutationService {
     return { nodes: result, evictions: { ...changes.evictions }, dryRun: false };
   }
 
+  /**
+   * Write-through (a mirror with SYNC_WRITE, README "Mirror a cluster"): when the selected nodes are the cluster's,
+   * the same kubectl decision is made here (its refusals, its impact report from the planner's preview), the new
+   * taint lists are sent to the cluster as `kubectl taint`'s PATCH, and the answer waits until the watch brings
+   * them back; the audit event is recorded as for a local write. Answers undefined when no selected node is the
+   * cluster's (a local write); a selection mixing both is refused.
+   */
+  private async taintsThroughCluster(
+    specsText: readonly string[],
+    selection: NodeSelection,
+    matches: (labels: Record<string, string>) => boolean,
+    specs: TaintChanges,
+    options: { overwrite: boolean; respect: boolean },
+    actor: Actor,
+  ): Promise<ApplyTaintsResult | undefined> {
+    const db = this.uow.db;
+    const selected = await this.selectNodes(db, selection, matches);
+    const owned = new Set(
+      await this.nodes.clusterOwned(
+        db,
+        selected.map((n) => n.name),
+      ),
+    );
+    if (owned.size === 0) return undefined;
+    if (owned.size !== selected.length) {
+      const local = selected.filter((n) => !owned.has(n.name)).map((n) => n.name);
+      throw new AppError(
+        'Conflict',
+        `the selection mixes nodes of the mirrored cluster (${[...owned].slice(0, 3).join(', ')}) and nodes created here (${local.slice(0, 3).join(', ')}): send them in two requests`,
+      );
+    }
+    if (options.respect)
+      throw new AppError(
+        'BadRequest',
+        "respectDisruptionBudgets is taintwise's own: the cluster's taint manager does not honour it, so it cannot be written through",
+        [
+          {
+            field: 'respectDisruptionBudgets',
+            type: 'Invalid value',
+            message: 'Invalid value: true: not for mirrored nodes',
+          },
+        ],
+      );
+    const now = this.uow.now();
+    const outcomes = this.decide(selected, specs, options, now);
+    const changed = outcomes.filter((o) => o.changed);
+    const bound = await this.pods.findActiveOnNodes(
+      db,
+      changed.map((o) => o.after.name),
+    );
+    const evictions = await this.planner.preview(db, bound, new Map(changed.map((o) => [o.after.name, o.after])), now);
+    await this.mirror!.writeThrough(
+      changed.map((o) => ({ name: o.after.name, patch: { spec: { taints: o.after.taints.map(kubeTaint) } } })),
+    );
+    const stored = new Map(
+      (
+        await this.nodes.findByNames(
+          db,
+          changed.map((o) => o.after.name),
+        )
+      ).map((n) => [n.name, n]),
+    );
+    await this.uow.run(actor, async (_tx, changes) => {
+      for (const o of changed)
+        changes.event({
+          type: 'TaintsApplied',
+          subjectKind: 'Node',
+          subjectName: o.after.name,
+          data: {
+            specs: specsText,
+            overwrite: options.overwrite,
+            operation: o.operation,
+            taints: (stored.get(o.after.name) ?? o.after).taints.map(taintToJson),
+            previousTaints: o.before.taints.map(taintToJson),
+            writeThrough: true,
+          },
+        });
+    });
+    return {
+      nodes: outcomes.map((o) => present({ ...o, after: stored.get(o.after.name) ?? o.after })),
+      evictions,
+      dryRun: false,
+      writeThrough: true,
+    };
+  }
+
+  /** Cordon/uncordon of a mirrored node with SYNC_WRITE: `kubectl cordon`'s PATCH, answered once it came back. */
+  private async unschedulableThroughCluster(
+    name: string,
+    unschedulable: boolean,
+    actor: Actor,
+  ): Promise<NodeMutationResult | undefined> {
+    const db = this.uow.db;
+    if ((await this.nodes.clusterOwned(db, [name])).length === 0) return undefined;
+    const node = await this.nodes.findByName(db, name);
+    if (!node) throw AppError.notFound('nodes', name);
+    const changed = node.unschedulable !== unschedulable;
+    if (changed) await this.mirror!.writeThrough([{ name, patch: { spec: { unschedulable } } }]);
+    const stored = (await this.nodes.findByName(db, name)) ?? node;
+    if (changed)
+      await this.uow.run(actor, async (_tx, changes) => {
+        changes.event({
+          type: unschedulable ? 'NodeCordoned' : 'NodeUncordoned',
+          subjectKind: 'Node',
+          subjectName: name,
+          data: {
+            unschedulable: stored.unschedulable,
+            taints: stored.taints.map(taintToJson),
+            previousTaints: node.taints.map(taintToJson),
+            writeThrough: true,
+          },
+        });
+      });
+    return {
+      node: stored,
+      changed,
+      evictions: { immediate: 0, scheduled: 0, cancelled: 0, retimed: 0, held: 0 },
+    };
+  }
+
   /** `POST /v1/nodes/{name}/cordon|uncordon`: `unschedulable` and its NoSchedule taint (A.7). */
   async setUnschedulable(name: string, unschedulable: boolean, actor: Actor): Promise<NodeMutationResult> {
+    if (this.mirror?.writesThrough) {
+      const through = await this.unschedulableThroughCluster(name, unschedulable, actor);
+      if (through) return through;
+    }
     return this.mutateNode(name, actor, (node, now) => ({
       next: {
         ...node,
@@ -256,6 +389,16 @@ export class TaintMutationService {
     );
     await this.planner.replan(tx, bound, new Map(nodes.map((n) => [n.name, n])), now, changes);
   }
+}
+
+/** A taint as the Kubernetes API writes it (metav1.Time in whole seconds), for a write-through PATCH. */
+function kubeTaint(t: Taint): Record<string, string> {
+  return {
+    key: t.key,
+    ...(t.value ? { value: t.value } : {}),
+    effect: t.effect,
+    ...(t.timeAdded ? { timeAdded: t.timeAdded.toISOString().replace(/\.\d{3}Z$/, 'Z') } : {}),
+  };
 }
 
 function present(o: Outcome): TaintedNode {

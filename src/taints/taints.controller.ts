@@ -169,6 +169,7 @@ export function presentApplyResult(r: ApplyTaintsResult): Record<string, unknown
     })),
     evictions: r.evictions,
     dryRun: r.dryRun,
+    ...(r.writeThrough ? { writeThrough: true } : {}),
   };
 }
 

@@ -25,6 +25,20 @@ export class EvictionRecordModel {
   @Field(() => GraphQLISODateTime, { nullable: true, description: 'Held: since when a disruption budget holds it' })
   heldAt!: Date | null;
   @Field(() => [String], { description: 'Held: the budgets that hold it (namespace/name)' }) heldBy!: string[];
+  @Field({
+    description: "A mirror (SYNC_KUBECONFIG): a mirrored pod's eviction, forecast here, carried out by the cluster",
+  })
+  forecast!: boolean;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Forecasts the cluster carried out: when the pod left the cluster minus evictAt (ms)',
+  })
+  forecastErrorMs!: number | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Scheduled forecasts: more than SYNC_FORECAST_GRACE_SECONDS past evictAt',
+  })
+  overdue!: boolean | null;
 }
 
 export const EvictionConnectionModel = connectionType(

@@ -1,3 +1,4 @@
+import { isOverdueForecast } from '../../domain/eviction/forecast';
 import { Args, Query, Resolver } from '@nestjs/graphql';
 import { chargePerItem, toConnection } from '../../kernel/graphql/models/connection.model';
 import { toTaintModel } from '../../kernel/graphql/models/taint.model';
@@ -23,14 +24,26 @@ export class EvictionsResolver {
       limit: args.first ?? undefined,
       continue: args.after ?? undefined,
     });
-    return toConnection(page, (e) => encodeContinue([e.createdAt.toISOString(), e.id]), toEvictionModel);
+    const clock = this.history.forecastClock();
+    return toConnection(
+      page,
+      (e) => encodeContinue([e.createdAt.toISOString(), e.id]),
+      (e) => toEvictionModel(e, clock),
+    );
   }
 }
 
-export function toEvictionModel(e: StoredEviction): EvictionRecordModel {
+export function toEvictionModel(
+  e: StoredEviction,
+  forecastClock?: { now: Date; graceMs: number },
+): EvictionRecordModel {
   return {
     ...e,
     status: e.status as EvictionStatusEnum,
     taints: e.taints.map(toTaintModel),
+    overdue:
+      e.forecast && e.status === 'Scheduled' && forecastClock
+        ? isOverdueForecast(e, forecastClock.now, forecastClock.graceMs)
+        : null,
   };
 }

@@ -26,6 +26,19 @@ export const EVICTION_SCHEMA = {
     reason: { type: 'string', example: 'untolerated NoExecute taint maintenance:NoExecute' },
     heldAt: { type: 'string', format: 'date-time', description: 'Held rows: since when a disruption budget holds it' },
     heldBy: { type: 'array', items: { type: 'string' }, description: 'Held rows: the budgets (namespace/name)' },
+    forecast: {
+      type: 'boolean',
+      description: "a mirrored pod's eviction (SYNC_KUBECONFIG): the cluster evicts, taintwise forecasts it",
+    },
+    forecastErrorMs: {
+      type: 'integer',
+      description: 'forecasts the cluster carried out: when the pod left the cluster minus evictAt (ms)',
+    },
+    overdue: {
+      type: 'boolean',
+      description:
+        'Scheduled forecasts: more than SYNC_FORECAST_GRACE_SECONDS past evictAt, not evicted by the cluster',
+    },
   },
 };
 
@@ -54,6 +67,10 @@ export class EvictionsController {
     @Query('continue') token?: string,
   ) {
     const page = await this.history.list({ status, node, namespace, limit, continue: token });
-    return { items: page.items.map(presentEviction), ...(page.continue ? { continue: page.continue } : {}) };
+    const clock = this.history.forecastClock();
+    return {
+      items: page.items.map((e) => presentEviction(e, clock)),
+      ...(page.continue ? { continue: page.continue } : {}),
+    };
   }
 }

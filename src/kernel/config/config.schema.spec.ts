@@ -62,3 +62,30 @@ describe('observability settings', () => {
     ).toThrow(/BENCH_OPS_ROUTES: a bench-only setting/);
   });
 });
+
+describe('mirror settings (README "Mirror a cluster")', () => {
+  it.each([
+    [{}, { SYNC_WRITE: false, SYNC_BATCH_MAX: 1000, SYNC_FORECAST_GRACE_SECONDS: 60 }],
+    [{ SYNC_KUBECONFIG: '', SYNC_CONTEXT: ' ' }, { SYNC_WRITE: false }],
+    [
+      { SYNC_KUBECONFIG: '/etc/kube/config', SYNC_CONTEXT: 'prod', SYNC_WRITE: 'true' },
+      { SYNC_KUBECONFIG: '/etc/kube/config', SYNC_CONTEXT: 'prod', SYNC_WRITE: true },
+    ],
+  ])('%j', (env, expected) => {
+    const config = loadConfig(env);
+    expect(config).toMatchObject(expected);
+    if (!('SYNC_KUBECONFIG' in expected)) expect(config.SYNC_KUBECONFIG).toBeUndefined();
+    if (!('SYNC_CONTEXT' in expected)) expect(config.SYNC_CONTEXT).toBeUndefined();
+  });
+
+  it('refuses write-through without a cluster to write to', () => {
+    expect(() => loadConfig({ SYNC_WRITE: 'true' })).toThrow(/SYNC_WRITE: needs SYNC_KUBECONFIG/);
+  });
+
+  it.each([{ SYNC_BATCH_MAX: '0' }, { SYNC_LIST_CHUNK: 'many' }, { SYNC_WRITE_TIMEOUT_MS: '5' }])(
+    'rejects %j, naming the variable',
+    (env) => {
+      expect(() => loadConfig(env)).toThrow(new RegExp(Object.keys(env)[0]));
+    },
+  );
+});

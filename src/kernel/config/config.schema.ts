@@ -127,6 +127,36 @@ export const configSchema = z.object({
   WEBHOOK_POLL_SECONDS: int(5, 1, 3600),
   /** Subscriptions one replica delivers to at once (each in order, one request at a time). */
   WEBHOOK_CONCURRENCY: int(16, 1, 500),
+  // Mirror (src/mirror, README "Mirror a cluster").
+  /** A kubeconfig: the service follows that cluster (list + watch) and its nodes and pods belong to it. */
+  SYNC_KUBECONFIG: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v)),
+  /** The kubeconfig context to use; absent = its current-context. */
+  SYNC_CONTEXT: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === '' ? undefined : v)),
+  /** Write-through: `POST /v1/taints`, cordon and uncordon on mirrored nodes are sent to the cluster as PATCH. */
+  SYNC_WRITE: bool(false),
+  /** How long a write-through waits for the watch to bring its change back before a 504. */
+  SYNC_WRITE_TIMEOUT_MS: int(10_000, 100, 600_000),
+  /** Objects per list request (`limit`; the rest follows with `continue`), and per transaction of the initial sync. */
+  SYNC_LIST_CHUNK: int(1000, 1, 10_000),
+  /** Watch events applied per transaction at most (a burst of 1,000 events is one transaction). */
+  SYNC_BATCH_MAX: int(1000, 1, 20_000),
+  /** How long the first event of a batch waits for others before the batch is applied. */
+  SYNC_BATCH_WAIT_MS: int(25, 0, 5000),
+  /** Reconnect backoff: the first wait and the ceiling (doubling, with full jitter). */
+  SYNC_BACKOFF_INITIAL_MS: int(200, 1, 60_000),
+  SYNC_BACKOFF_MAX_MS: int(30_000, 1, 600_000),
+  /** A forecast past its evictAt by more than this (the cluster has not evicted yet) is flagged overdue. */
+  SYNC_FORECAST_GRACE_SECONDS: int(60, 0),
+  /** Resources the cluster cannot watch (an empty list resourceVersion) are listed again this often. */
+  SYNC_RELIST_SECONDS: int(60, 1, 86_400),
   // Observability.
   /** Every GC pause into taintwise_gc_pause_seconds and taintwise_gc_pause_max_seconds on /metrics. */
   METRICS_GC_PAUSES: bool(true),
@@ -157,6 +187,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (config.NODE_ENV === 'production' && config.BENCH_OPS_ROUTES) {
     throw new ConfigError(
       'Invalid configuration:\n  BENCH_OPS_ROUTES: a bench-only setting, refused when NODE_ENV=production',
+    );
+  }
+  if (config.SYNC_WRITE && !config.SYNC_KUBECONFIG) {
+    throw new ConfigError(
+      'Invalid configuration:\n  SYNC_WRITE: needs SYNC_KUBECONFIG (write-through writes to the mirrored cluster)',
     );
   }
   return config;

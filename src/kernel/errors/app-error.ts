@@ -15,6 +15,8 @@ export const ERROR_KINDS = {
   Invalid: { status: 422, code: 'UNPROCESSABLE_ENTITY' },
   RateLimited: { status: 429, code: 'RATE_LIMITED' },
   Unavailable: { status: 503, code: 'SERVICE_UNAVAILABLE' },
+  /** A mirror's write-through: the cluster took the change but the watch did not bring it back in time. */
+  GatewayTimeout: { status: 504, code: 'GATEWAY_TIMEOUT' },
   Internal: { status: 500, code: 'INTERNAL_SERVER_ERROR' },
 } as const;
 

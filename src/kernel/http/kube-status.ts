@@ -21,6 +21,7 @@ const REASONS: Record<ErrorKind, string> = {
   Invalid: 'Invalid',
   RateLimited: 'TooManyRequests',
   Unavailable: 'ServiceUnavailable',
+  GatewayTimeout: 'Timeout',
   Internal: 'InternalError',
 };
 

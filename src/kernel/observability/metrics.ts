@@ -70,6 +70,23 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  /**
+   * A mirror's forecasts the cluster carried out: |when the cluster removed the pod − the forecast evictAt|
+   * (src/mirror; kubernetes#108268-style clock resets show here). The signed last value is the gauge below.
+   */
+  readonly syncForecastError = new Histogram({
+    name: 'taintwise_sync_forecast_error_seconds',
+    help: 'Mirror: absolute difference between a forecast evictAt and when the cluster removed the pod',
+    buckets: [0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600],
+    registers: [this.registry],
+  });
+
+  readonly syncForecastLastError = new Gauge({
+    name: 'taintwise_sync_forecast_last_error_seconds',
+    help: 'Mirror: the last observed forecast error, signed (positive = the cluster evicted later than forecast)',
+    registers: [this.registry],
+  });
+
   /** Every GC pause (METRICS_GC_PAUSES, on by default): `taintwise_gc_pause_seconds`. */
   readonly gcPauses?: GcPauses;
 

@@ -2,14 +2,15 @@ import { withTimeout } from '../timers/time-limits';
 /** A part the service needs to answer (database, timers). `/readyz` runs every check. */
 export interface ReadinessCheck {
   readonly name: string;
-  check(): Promise<void>;
+  /** Throws when not ready; may answer details shown beside `ok` (the mirror's sync state). */
+  check(): Promise<void | Record<string, unknown>>;
 }
 
 export const READINESS_CHECKS = Symbol('READINESS_CHECKS');
 
 export interface ReadinessResult {
   ready: boolean;
-  checks: Record<string, { ok: boolean; error?: string; ms: number }>;
+  checks: Record<string, { ok: boolean; error?: string; ms: number } & Record<string, unknown>>;
 }
 
 export async function runReadinessChecks(
@@ -20,12 +21,18 @@ export async function runReadinessChecks(
     checks.map(async (c) => {
       const started = performance.now();
       try {
-        await withTimeout(c.check(), timeoutMs, `${c.name} did not answer within ${timeoutMs} ms`);
-        return [c.name, { ok: true, ms: Math.round(performance.now() - started) }] as const;
+        const detail = await withTimeout(c.check(), timeoutMs, `${c.name} did not answer within ${timeoutMs} ms`);
+        return [c.name, { ok: true, ...(detail ?? {}), ms: Math.round(performance.now() - started) }] as const;
       } catch (e) {
+        const detail = (e as { detail?: Record<string, unknown> }).detail ?? {};
         return [
           c.name,
-          { ok: false, error: e instanceof Error ? e.message : String(e), ms: Math.round(performance.now() - started) },
+          {
+            ok: false,
+            error: e instanceof Error ? e.message : String(e),
+            ...detail,
+            ms: Math.round(performance.now() - started),
+          },
         ] as const;
       }
     }),

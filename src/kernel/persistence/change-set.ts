@@ -33,6 +33,11 @@ export class ChangeSet {
   evictions = { immediate: 0, scheduled: 0, cancelled: 0, retimed: 0, held: 0 };
   /** Set by bulk operations: other replicas reload everything instead of object by object. */
   bulk = false;
+  /**
+   * Set by the mirror (src/mirror) only: the change comes from the cluster, so it may write cluster-owned nodes
+   * and pods. Any other change touching one is refused (UnitOfWork, a 409).
+   */
+  fromCluster = false;
 
   constructor(readonly actor: Actor) {}
 

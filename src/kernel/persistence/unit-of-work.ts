@@ -12,6 +12,10 @@ import { ChangeSet, type Actor } from './change-set';
 import { EventRepository } from './repositories/event.repository';
 import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
 import { WebhookOutboxSignal } from '../events/webhook-outbox-signal';
+import { NodeRepository } from './repositories/node.repository';
+import { PodRepository } from './repositories/pod.repository';
+import { APP_CONFIG, type AppConfig } from '../config/config.schema';
+import { AppError } from '../errors/app-error';
 import { type Db } from './prisma-types';
 
 export const CHANGE_CHANNEL = 'taintwise_changes';
@@ -45,6 +49,9 @@ export class UnitOfWork {
     private readonly events: EventRepository,
     private readonly outbox: WebhookDeliveryRepository,
     private readonly outboxSignal: WebhookOutboxSignal,
+    private readonly nodeRows: NodeRepository,
+    private readonly podRows: PodRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   now(): Date {
@@ -75,6 +82,7 @@ export class UnitOfWork {
     const result = await this.database.prisma.$transaction(
       async (tx) => {
         const value = await work(tx, changes);
+        if (this.config.SYNC_KUBECONFIG && !changes.fromCluster) await this.refuseClusterWrites(tx, changes);
         events = await this.events.insert(tx, changes.actor, changes.events);
         // The webhook outbox (issue 15): a delivery row per matching subscription, in this transaction.
         outboxRows = await this.outbox.enqueue(tx, events, this.clock.now(), this.database.kind === 'postgres');
@@ -86,6 +94,42 @@ export class UnitOfWork {
     this.afterCommit(changes, events);
     if (outboxRows > 0) this.outboxSignal.enqueued();
     return { result, changes };
+  }
+
+  /**
+   * Ownership on a mirror (SYNC_KUBECONFIG): nodes and pods mirrored from the cluster belong to it; a change that
+   * writes or deletes one (through REST, GraphQL or the Kubernetes API) is refused with a 409 before COMMIT, so
+   * nothing of it is applied. Objects created here stay writable (what-if experiments), dry runs never get here.
+   */
+  private async refuseClusterWrites(tx: Db, changes: ChangeSet): Promise<void> {
+    await this.refuseClusterOwned(tx, changes, {
+      nodes: [...changes.upsertedNodes.keys(), ...changes.deletedNodes],
+      pods: [...changes.upsertedPods.values(), ...changes.deletedPods.values()],
+    });
+  }
+
+  /**
+   * The same refusal for objects a change is about to delete (a deleted row can no longer tell its origin at
+   * COMMIT): the delete paths call it first. Nothing is refused off a mirror or for the mirror's own changes.
+   */
+  async refuseClusterOwned(
+    tx: Db,
+    changes: ChangeSet,
+    objects: { nodes?: readonly string[]; pods?: ReadonlyArray<{ namespace: string; name: string }> },
+  ): Promise<void> {
+    if (!this.config.SYNC_KUBECONFIG || changes.fromCluster) return;
+    const nodeNames = objects.nodes ?? [];
+    const podKeys = (objects.pods ?? []).map((p) => ({ namespace: p.namespace, name: p.name }));
+    const nodes = nodeNames.length ? await this.nodeRows.clusterOwned(tx, nodeNames) : [];
+    const pods = podKeys.length ? await this.podRows.clusterOwned(tx, podKeys) : [];
+    if (nodes.length === 0 && pods.length === 0) return;
+    const named = [...nodes.map((n) => `nodes "${n}"`), ...pods.map((p) => `pods "${p}"`)];
+    throw new AppError(
+      'Conflict',
+      `${named.slice(0, 5).join(', ')}${named.length > 5 ? ` (and ${named.length - 5} more)` : ''} ${named.length === 1 ? 'belongs' : 'belong'} to the mirrored cluster (SYNC_KUBECONFIG): change ${named.length === 1 ? 'it' : 'them'} in the cluster${this.config.SYNC_WRITE ? ' (taints, cordon and uncordon of nodes are written through)' : ''}, or send the request with dryRun; objects created here stay writable`,
+      [],
+      { kubeReason: 'Conflict', mirrored: { nodes, pods } },
+    );
   }
 
   private async notify(tx: Db, changes: ChangeSet, events: TaintwiseEvent[]): Promise<void> {
@@ -132,6 +176,11 @@ export class UnitOfWork {
       const outcome = EVICTION_OUTCOMES[event.type];
       if (!outcome) continue;
       this.metrics.evictions.inc({ outcome });
+      const forecastErrorMs = event.data.forecastErrorMs;
+      if (outcome === 'Executed' && typeof forecastErrorMs === 'number') {
+        this.metrics.syncForecastError.observe(Math.abs(forecastErrorMs) / 1000);
+        this.metrics.syncForecastLastError.set(forecastErrorMs / 1000);
+      }
       const lagMs = event.data.lagMs;
       if (outcome === 'Executed' && typeof lagMs === 'number')
         this.metrics.evictionLag.observe(Math.max(0, lagMs) / 1000);

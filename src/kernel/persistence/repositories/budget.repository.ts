@@ -96,6 +96,29 @@ export class BudgetRepository {
     return this.findByKey(db, budget.namespace, budget.name);
   }
 
+  /** Marks budgets as the mirrored cluster's (`cluster`) or this service's (`local`). */
+  async setOrigin(
+    db: Db,
+    keys: ReadonlyArray<{ namespace: string; name: string }>,
+    origin: 'cluster' | 'local',
+  ): Promise<void> {
+    if (keys.length === 0) return;
+    await db.$executeRawUnsafe(
+      `UPDATE pod_disruption_budgets b SET origin = $3 FROM unnest($1::text[], $2::text[]) AS k(namespace, name)
+       WHERE b.namespace = k.namespace AND b.name = k.name AND b.origin <> $3`,
+      keys.map((k) => k.namespace),
+      keys.map((k) => k.name),
+      origin,
+    );
+  }
+
+  /** Every cluster-owned budget's namespace/name (what a relist compares the cluster's list with). */
+  async clusterBudgetKeys(db: Db): Promise<Array<{ namespace: string; name: string }>> {
+    return db.$queryRawUnsafe<Array<{ namespace: string; name: string }>>(
+      "SELECT namespace, name FROM pod_disruption_budgets WHERE origin = 'cluster' ORDER BY namespace, name",
+    );
+  }
+
   async delete(db: Db, namespace: string, name: string): Promise<boolean> {
     return (await db.podDisruptionBudget.deleteMany({ where: { namespace, name } })).count > 0;
   }

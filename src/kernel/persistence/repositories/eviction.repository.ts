@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Taint, TaintEffect } from '../../../domain/types';
 import { taintToJson } from '../../model/taint-json';
+import { isOverdueForecast } from '../../../domain/eviction/forecast';
 import { json, type Db } from '../prisma-types';
 
 /** Above this many rows, one statement with one JSON document replaces createMany. */
@@ -17,6 +18,8 @@ export interface ScheduledRow {
   timerId: string | null;
   /** Default Scheduled. */
   status?: 'Scheduled' | 'Held';
+  /** A mirrored pod's row: the cluster evicts, taintwise forecasts (no timer, never executed here). */
+  forecast?: boolean;
 }
 
 /** A Scheduled row as SQL returns it (`id::text`, the time as a Date or text depending on the adapter). */
@@ -26,6 +29,7 @@ export interface ScheduledRowText {
   evict_at: Date | string;
   timer_id: string | null;
   status?: string;
+  forecast?: boolean;
 }
 
 export function scheduledRow(r: ScheduledRowText): ScheduledRow {
@@ -35,6 +39,7 @@ export function scheduledRow(r: ScheduledRowText): ScheduledRow {
     evictAt: new Date(r.evict_at),
     timerId: r.timer_id,
     status: r.status === 'Held' ? 'Held' : 'Scheduled',
+    ...(r.forecast === true || (r.forecast as unknown) === 't' ? { forecast: true } : {}),
   };
 }
 
@@ -64,7 +69,7 @@ export interface DueRow extends ScheduledRow {
  * Held rows are due too, but only when named (`only`): the held-eviction release pass names them, oldest
  * first; an ordinary sweep would otherwise take the same held rows again and again.
  */
-const DUE = `(status = 'Scheduled' OR ($6::uuid[] IS NOT NULL AND status = 'Held')) AND evict_at <= $1::timestamptz AND NOT (id = ANY($2::uuid[]))
+const DUE = `NOT forecast AND (status = 'Scheduled' OR ($6::uuid[] IS NOT NULL AND status = 'Held')) AND evict_at <= $1::timestamptz AND NOT (id = ANY($2::uuid[]))
   AND ($4::int <= 1 OR (hashtext(node_name) & ($4::int - 1)) = $5::int)
   AND ($6::uuid[] IS NULL OR id = ANY($6::uuid[]))`;
 
@@ -83,6 +88,8 @@ export interface NewEvictionRow {
   evictAt: Date;
   reason: string;
   timerId: string | null;
+  /** A mirrored pod's forecast (src/mirror): no timer, the cluster evicts. */
+  forecast?: boolean;
 }
 
 export const EVICTION_STATUSES = ['Scheduled', 'Held', 'Executed', 'Cancelled', 'Failed'] as const;
@@ -103,6 +110,10 @@ export interface StoredEviction {
   /** Held rows: since when, and the budgets that hold them (namespace/name). */
   heldAt: Date | null;
   heldBy: string[];
+  /** A mirrored pod's eviction: the cluster's taint manager evicts; this row forecasts it. */
+  forecast: boolean;
+  /** Forecasts turned Executed: when the cluster removed the pod minus evictAt, in ms. */
+  forecastErrorMs: number | null;
 }
 
 export interface EvictionFilter {
@@ -151,7 +162,7 @@ export class EvictionRepository {
   async findScheduledByPodUids(db: Db, uids: readonly string[]): Promise<Map<string, ScheduledRow>> {
     if (uids.length === 0) return new Map();
     const rows = await db.$queryRawUnsafe<ScheduledRowText[]>(
-      `SELECT id::text AS id, pod_uid, evict_at, timer_id, status::text AS status FROM evictions
+      `SELECT id::text AS id, pod_uid, evict_at, timer_id, status::text AS status, forecast FROM evictions
        WHERE status IN ('Scheduled', 'Held') AND pod_uid = ANY($1::text[])`,
       [...uids],
     );
@@ -180,6 +191,7 @@ export class EvictionRepository {
           executedAt,
           reason: r.reason,
           timerId: r.timerId,
+          forecast: r.forecast === true,
         })),
       });
       return;
@@ -198,14 +210,15 @@ export class EvictionRepository {
         evict_at: r.evictAt.toISOString(),
         reason: r.reason,
         timer_id: r.timerId,
+        forecast: r.forecast === true,
       })),
     );
     await db.$executeRawUnsafe(
-      `INSERT INTO evictions (id, pod_uid, namespace, pod_name, node_name, taints, status, evict_at, executed_at, reason, timer_id)
+      `INSERT INTO evictions (id, pod_uid, namespace, pod_name, node_name, taints, status, evict_at, executed_at, reason, timer_id, forecast)
        SELECT u.id, u.pod_uid, u.namespace, u.pod_name, u.node_name, u.taints, $2::"EvictionStatus", u.evict_at,
-              $3::timestamptz, u.reason, u.timer_id
+              $3::timestamptz, u.reason, u.timer_id, u.forecast
        FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, pod_uid text, namespace text, pod_name text, node_name text,
-         taints jsonb, evict_at timestamptz, reason text, timer_id text)`,
+         taints jsonb, evict_at timestamptz, reason text, timer_id text, forecast boolean)`,
       document,
       outcome.status,
       executedAt?.toISOString() ?? null,
@@ -225,22 +238,63 @@ export class EvictionRepository {
     );
   }
 
+  /**
+   * Forecasts the cluster has carried out (src/mirror): the mirrored pod was deleted or stopped there. Executed at
+   * `at` (when the mirror saw it), with the difference from the forecast `evictAt` kept in `forecast_error_ms`
+   * (domain `forecastErrorMs`). Answers the ids of the rows finished.
+   */
+  async observeForecasts(
+    db: Db,
+    rows: ReadonlyArray<{ id: string; forecastErrorMs: number }>,
+    at: Date,
+  ): Promise<string[]> {
+    if (rows.length === 0) return [];
+    const done = await db.$queryRawUnsafe<Array<{ id: string }>>(
+      `UPDATE evictions AS e SET status = 'Executed', executed_at = $3::timestamptz, forecast_error_ms = u.error
+       FROM unnest($1::uuid[], $2::int[]) AS u(id, error)
+       WHERE e.id = u.id AND e.forecast AND e.status IN ('Scheduled', 'Held')
+       RETURNING e.id::text AS id`,
+      rows.map((r) => r.id),
+      rows.map((r) => r.forecastErrorMs),
+      at.toISOString(),
+    );
+    return done.map((r) => r.id);
+  }
+
+  /** Scheduled forecasts past `evictAt + grace`: the cluster has not evicted yet (overdue). */
+  async countOverdueForecasts(db: Db, now: Date, graceMs: number): Promise<number> {
+    const rows = await db.$queryRawUnsafe<Array<{ n: number | bigint }>>(
+      `SELECT count(*)::int AS n FROM evictions WHERE forecast AND status = 'Scheduled' AND evict_at < $1::timestamptz`,
+      new Date(now.getTime() - graceMs).toISOString(),
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   /** New deadlines for Scheduled rows (a changed tolerationSeconds, a re-stamped taint), in one statement. */
   async retime(
     db: Db,
-    rows: ReadonlyArray<{ id: string; evictAt: Date; timerId: string; reason: string; taints: readonly Taint[] }>,
+    rows: ReadonlyArray<{
+      id: string;
+      evictAt: Date;
+      timerId: string | null;
+      reason: string;
+      taints: readonly Taint[];
+      forecast?: boolean;
+    }>,
   ): Promise<void> {
     if (rows.length === 0) return;
     await db.$executeRawUnsafe(
       `UPDATE evictions AS e SET evict_at = u.evict_at, timer_id = u.timer_id, reason = u.reason, taints = u.taints::jsonb,
-         status = 'Scheduled', held_at = NULL, held_by = NULL
-       FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::text[], $5::text[]) AS u(id, evict_at, timer_id, reason, taints)
+         status = 'Scheduled', held_at = NULL, held_by = NULL, forecast = u.forecast
+       FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::boolean[])
+         AS u(id, evict_at, timer_id, reason, taints, forecast)
        WHERE e.id = u.id AND e.status IN ('Scheduled', 'Held')`,
       rows.map((r) => r.id),
       rows.map((r) => r.evictAt.toISOString()),
       rows.map((r) => r.timerId),
       rows.map((r) => r.reason),
       rows.map((r) => JSON.stringify(r.taints.map(taintToJson))),
+      rows.map((r) => r.forecast === true),
     );
   }
 
@@ -285,7 +339,7 @@ export class EvictionRepository {
     take: number,
   ): Promise<Array<{ id: string; evictAt: Date }>> {
     return db.eviction.findMany({
-      where: { status: 'Scheduled', ...(afterId ? { id: { gt: afterId } } : {}) },
+      where: { status: 'Scheduled', forecast: false, ...(afterId ? { id: { gt: afterId } } : {}) },
       select: { id: true, evictAt: true },
       orderBy: { id: 'asc' },
       take,
@@ -347,6 +401,8 @@ type EvictionRow = {
   reason: string;
   heldAt?: Date | null;
   heldBy?: unknown;
+  forecast?: boolean;
+  forecastErrorMs?: number | null;
 };
 
 function toStoredEviction(row: EvictionRow): StoredEviction {
@@ -371,10 +427,19 @@ function toStoredEviction(row: EvictionRow): StoredEviction {
     reason: row.reason,
     heldAt: row.heldAt ?? null,
     heldBy: (row.heldBy ?? []) as string[],
+    forecast: row.forecast === true,
+    forecastErrorMs: row.forecastErrorMs ?? null,
   };
 }
 
-export function presentEviction(e: StoredEviction): Record<string, unknown> {
+/**
+ * `overdue`: a forecast still Scheduled more than `graceMs` past its evictAt (the cluster has not evicted yet);
+ * only computed when the caller passes the clock's now.
+ */
+export function presentEviction(
+  e: StoredEviction,
+  forecastClock?: { now: Date; graceMs: number },
+): Record<string, unknown> {
   return {
     id: e.id,
     pod: e.pod,
@@ -387,5 +452,14 @@ export function presentEviction(e: StoredEviction): Record<string, unknown> {
     ...(e.cancelledAt ? { cancelledAt: e.cancelledAt.toISOString() } : {}),
     ...(e.heldAt ? { heldAt: e.heldAt.toISOString(), heldBy: e.heldBy } : {}),
     reason: e.reason,
+    ...(e.forecast
+      ? {
+          forecast: true,
+          ...(e.forecastErrorMs !== null ? { forecastErrorMs: e.forecastErrorMs } : {}),
+          ...(forecastClock && e.status === 'Scheduled'
+            ? { overdue: isOverdueForecast(e, forecastClock.now, forecastClock.graceMs) }
+            : {}),
+        }
+      : {}),
   };
 }

@@ -178,6 +178,40 @@ export class NodeRepository {
     }
     return out;
   }
+  /**
+   * Marks nodes as the mirrored cluster's (`cluster`) or this service's (`local`): only the mirror writes
+   * cluster-owned nodes (UnitOfWork refuses other writers with a 409).
+   */
+  async setOrigin(db: Db, names: readonly string[], origin: 'cluster' | 'local'): Promise<void> {
+    for (const chunk of chunks(names, CHUNK * 4))
+      await db.$executeRawUnsafe(
+        'UPDATE nodes SET origin = $2 WHERE name = ANY($1::text[]) AND origin <> $2',
+        [...chunk],
+        origin,
+      );
+  }
+
+  /** Which of the names are cluster-owned (mirrored) nodes. */
+  async clusterOwned(db: Db, names: readonly string[]): Promise<string[]> {
+    const out: string[] = [];
+    for (const chunk of chunks(names, CHUNK * 4)) {
+      const rows = await db.$queryRawUnsafe<Array<{ name: string }>>(
+        "SELECT name FROM nodes WHERE name = ANY($1::text[]) AND origin = 'cluster' ORDER BY name",
+        [...chunk],
+      );
+      out.push(...rows.map((r) => r.name));
+    }
+    return out;
+  }
+
+  /** Every cluster-owned node's name (what a relist compares the cluster's list with). */
+  async clusterNodeNames(db: Db): Promise<string[]> {
+    const rows = await db.$queryRawUnsafe<Array<{ name: string }>>(
+      "SELECT name FROM nodes WHERE origin = 'cluster' ORDER BY name",
+    );
+    return rows.map((r) => r.name);
+  }
+
   /** Creates or replaces nodes and their taints (already stamped). Answers the stored nodes and which were created. */
   async upsertNodes(
     db: Db,

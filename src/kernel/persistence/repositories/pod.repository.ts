@@ -205,6 +205,80 @@ export class PodRepository {
     return out;
   }
 
+  /** Marks pods as the mirrored cluster's (`cluster`) or this service's (`local`), by namespace/name. */
+  async setOrigin(
+    db: Db,
+    keys: ReadonlyArray<{ namespace: string; name: string }>,
+    origin: 'cluster' | 'local',
+  ): Promise<void> {
+    for (const chunk of chunks(keys, CHUNK * 2))
+      await db.$executeRawUnsafe(
+        `UPDATE pods p SET origin = $3 FROM unnest($1::text[], $2::text[]) AS k(namespace, name)
+         WHERE p.namespace = k.namespace AND p.name = k.name AND p.origin <> $3`,
+        chunk.map((k) => k.namespace),
+        chunk.map((k) => k.name),
+        origin,
+      );
+  }
+
+  /** Which of these pods (namespace/name) are cluster-owned (mirrored), as `namespace/name`. */
+  async clusterOwned(db: Db, keys: ReadonlyArray<{ namespace: string; name: string }>): Promise<string[]> {
+    const out: string[] = [];
+    for (const chunk of chunks(keys, CHUNK * 2)) {
+      const rows = await db.$queryRawUnsafe<Array<{ namespace: string; name: string }>>(
+        `SELECT p.namespace, p.name FROM pods p JOIN unnest($1::text[], $2::text[]) AS k(namespace, name)
+           ON p.namespace = k.namespace AND p.name = k.name WHERE p.origin = 'cluster' ORDER BY 1, 2`,
+        chunk.map((k) => k.namespace),
+        chunk.map((k) => k.name),
+      );
+      out.push(...rows.map((r) => `${r.namespace}/${r.name}`));
+    }
+    return out;
+  }
+
+  /** Which of these uids are cluster-owned pods (their evictions are forecasts). */
+  async clusterOwnedUids(db: Db, uids: readonly string[]): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (const chunk of chunks(uids, CHUNK * 4)) {
+      const rows = await db.$queryRawUnsafe<Array<{ uid: string }>>(
+        "SELECT uid FROM pods WHERE uid = ANY($1::text[]) AND origin = 'cluster'",
+        [...chunk],
+      );
+      for (const r of rows) out.add(r.uid);
+    }
+    return out;
+  }
+
+  /** Every cluster-owned pod's namespace/name (what a relist compares the cluster's list with). */
+  async clusterPodKeys(db: Db): Promise<Array<{ namespace: string; name: string }>> {
+    return db.$queryRawUnsafe<Array<{ namespace: string; name: string }>>(
+      "SELECT namespace, name FROM pods WHERE origin = 'cluster' ORDER BY namespace, name",
+    );
+  }
+
+  /** The pods with these keys as stored (for deleting them with their evictions). */
+  async findByKeys(db: Db, keys: ReadonlyArray<{ namespace: string; name: string }>): Promise<StoredPod[]> {
+    const out: StoredPod[] = [];
+    for (const chunk of chunks(keys, CHUNK * 2))
+      out.push(
+        ...(await this.podsWhere(
+          db,
+          `(namespace, name) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+          chunk.map((k) => k.namespace),
+          chunk.map((k) => k.name),
+        )),
+      );
+    return out;
+  }
+
+  /** Deletes the pods with these uids, in one statement per chunk. */
+  async deleteByUids(db: Db, uids: readonly string[]): Promise<number> {
+    let deleted = 0;
+    for (const chunk of chunks(uids, CHUNK * 4))
+      deleted += await db.$executeRawUnsafe('DELETE FROM pods WHERE uid = ANY($1::text[])', [...chunk]);
+    return deleted;
+  }
+
   /** Pods holding any of the uids: `uid → namespace/name`. */
   async podKeysByUid(db: Db, uids: readonly string[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
