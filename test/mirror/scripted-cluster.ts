@@ -27,6 +27,8 @@ export class ScriptedCluster {
   /** The next watch opens of a resource are answered 410 Gone (an HTTP answer, before the stream). */
   readonly goneOnOpen: Record<Resource, number> = { nodes: 0, pods: 0, budgets: 0 };
   readonly watchRequests: Array<{ resource: Resource; resourceVersion: string | null; bookmarks: boolean }> = [];
+  /** Node PATCHes accepted (acceptWithoutWatch). */
+  readonly patchRequests: string[] = [];
   readonly listRequests: Array<{ resource: Resource; limit: string | null; continue: string | null }> = [];
   private readonly open = new Set<{ resource: Resource; res: ServerResponse }>();
   private readonly dir = mkdtempSync(join(tmpdir(), 'tw-scripted-'));
@@ -105,6 +107,25 @@ export class ScriptedCluster {
     };
   }
 
+  /**
+   * A node PATCH the server accepts (200, a new resourceVersion) but whose change its watches never deliver: a stuck
+   * watch, what a write-through waits for in vain. The stored node is not changed.
+   */
+  private async acceptWithoutWatch(req: IncomingMessage, res: ServerResponse, name: string): Promise<void> {
+    for await (const _chunk of req) {
+      // the patch itself is not applied
+    }
+    const node = this.objects.nodes.get(name);
+    if (!node) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 404, reason: 'NotFound' }));
+      return;
+    }
+    this.patchRequests.push(name);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ ...node, metadata: { ...node.metadata, resourceVersion: this.nextVersion() } }));
+  }
+
   /** Stores the object and tells the open watches of its resource. */
   put(resource: Resource, object: Obj, type: 'ADDED' | 'MODIFIED' = 'ADDED'): void {
     this.objects[resource].set(keyOf(object), object);
@@ -174,6 +195,8 @@ export class ScriptedCluster {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.url);
+    const patched = /^\/api\/v1\/nodes\/([^/]+)$/.exec(url.pathname);
+    if (patched && req.method === 'PATCH') return this.acceptWithoutWatch(req, res, decodeURIComponent(patched[1]));
     const resource = PATHS[url.pathname];
     if (!resource || req.method !== 'GET') {
       res.writeHead(404, { 'content-type': 'application/json' });
