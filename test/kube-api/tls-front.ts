@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:tls';
+import { selfSignedLoopbackCertificate } from '../support/self-signed';
 
 /**
  * kubectl sends a kubeconfig's credentials only to an https server (client-go clientcmd reads user
@@ -22,32 +22,9 @@ export class TlsFront {
 
   static async start(appUrl: string): Promise<TlsFront> {
     const dir = mkdtempSync(join(tmpdir(), 'tw-tls-'));
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+    const { key, cert } = selfSignedLoopbackCertificate(dir);
     const target = new URL(appUrl);
-    const server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (socket) => {
+    const server = createServer({ key, cert }, (socket) => {
       const upstream = connect(Number(target.port), target.hostname);
       socket.pipe(upstream).pipe(socket);
       socket.on('error', () => upstream.destroy());

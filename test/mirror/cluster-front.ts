@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:tls';
+import { selfSignedLoopbackCertificate } from '../support/self-signed';
 
 /**
  * The "cluster" address a mirror's kubeconfig names: a TLS front (client-node, like client-go, sends a bearer
@@ -24,32 +24,9 @@ export class ClusterFront {
 
   static async start(appUrl: string): Promise<ClusterFront> {
     const dir = mkdtempSync(join(tmpdir(), 'tw-mirror-tls-'));
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    const cert = readFileSync(join(dir, 'cert.pem'), 'utf8');
+    const { key, cert } = selfSignedLoopbackCertificate(dir);
     let front: ClusterFront | undefined = undefined;
-    const server = createServer({ key: readFileSync(join(dir, 'key.pem')), cert }, (socket) => {
+    const server = createServer({ key, cert }, (socket) => {
       const target = front!.target;
       const upstream = connect(Number(target.port), target.hostname);
       front!.sockets.add(socket);
