@@ -149,7 +149,12 @@ export class KubeNodesService {
   async patchStatus(name: string, type: PatchType | 'replace', patch: unknown, actor: Actor): Promise<KubeNode> {
     const original = this.show(await this.nodes.get(name));
     const next = (type === 'replace' ? patch : applyPatch(type, original as never, patch)) as KubeNode;
-    const conditions = (next?.status?.conditions ?? []).map((c) => ({
+    const given: unknown = next?.status?.conditions ?? [];
+    // a body of the wrong shape is a 400 in the API server's words, never a TypeError (found by the fuzzer)
+    if (!Array.isArray(given) || given.some((c) => c === null || typeof c !== 'object' || Array.isArray(c))) {
+      throw new AppError('BadRequest', 'status.conditions: expected an array of NodeCondition objects');
+    }
+    const conditions = (given as KubeNode['status']['conditions'] & object).map((c) => ({
       type: c.type,
       status: c.status,
       ...(c.reason !== undefined ? { reason: c.reason } : {}),

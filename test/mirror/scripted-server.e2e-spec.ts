@@ -167,18 +167,21 @@ describe.each(testModes())('mirror against a scripted API server (%s)', (mode) =
   });
 
   it('answers 504 when the cluster accepts a write-through but its watch never brings the change back', async () => {
+    // a node of its own: the relist tests above delete nodes from the cluster
+    cluster.put('nodes', cluster.node('n-late'));
     const writer = await startTestApp(mode, {
       env: { SYNC_KUBECONFIG: cluster.kubeconfig(), SYNC_WRITE: 'true', SYNC_WRITE_TIMEOUT_MS: '300' },
     });
     try {
       await eventually(async () => expect((await writer.request('GET', '/readyz')).status).toBe(200), 20_000);
-      const before = (await writer.request('GET', '/v1/nodes/n2')).body;
-      const r = await writer.request('POST', '/v1/nodes/n2/cordon');
+      await eventually(async () => expect((await writer.request('GET', '/v1/nodes/n-late')).status).toBe(200), 10_000);
+      const before = (await writer.request('GET', '/v1/nodes/n-late')).body;
+      const r = await writer.request('POST', '/v1/nodes/n-late/cordon');
       expect(r.status).toBe(504);
       expect(r.body.detail).toContain('the watch did not bring it back within 300 ms');
-      expect(cluster.patchRequests).toContain('n2');
+      expect(cluster.patchRequests).toContain('n-late');
       // nothing was applied here ahead of the cluster
-      const after = (await writer.request('GET', '/v1/nodes/n2')).body;
+      const after = (await writer.request('GET', '/v1/nodes/n-late')).body;
       expect(after).toMatchObject({ unschedulable: before.unschedulable, resourceVersion: before.resourceVersion });
     } finally {
       await writer.close();
