@@ -7,6 +7,7 @@
  *   gql-mix        the feasibleNodes query over /graphql for the 10-pod mix (what the bench's ratio uses)
  *   gql-distinct   the same, every pod distinct
  *   impact         taint-impact of the drain taint over pool=search (full list), and `impact-summary`
+ *   impact-replace the same with `replacement: true` (every evicted pod re-placed in turn, issue 13)
  * Prints the median CPU ms per request of each phase over the rounds; `--profile <file>` writes a CPU
  * profile of the measured rounds (bench/experiments/top-functions.mjs reads it).
  *   node -r @swc-node/register bench/experiments/request-cost.ts --nodes 1000 --pods 30000 --requests 2000 --rounds 3
@@ -87,6 +88,12 @@ async function main() {
       url: '/v1/decisions/taint-impact',
       body: () => JSON.stringify({ ...taintImpactBody(), summary: true }),
       count: Math.max(20, Math.round(requests / 50)),
+    },
+    // the bench's issue-13 line: the same taint, every evicted pod re-placed in turn
+    'impact-replace': {
+      url: '/v1/decisions/taint-impact',
+      body: () => JSON.stringify({ ...taintImpactBody(), replacement: true }),
+      count: Math.max(5, Math.round(requests / 200)),
     },
   };
   const chosen = argText('phases', Object.keys(phases).join(',')).split(',');
