@@ -16,13 +16,19 @@ import type { BoundPodView } from '../kernel/snapshot/pod-store';
 import type { InventorySnapshot } from '../kernel/snapshot/inventory-snapshot';
 import { SnapshotService } from '../kernel/snapshot/snapshot.service';
 import type { Clock } from '../kernel/timers/clock';
-import type { PodRef, TaintImpactAnswer } from './decision-answers';
+import type { PodRef, TaintImpactAnswer, TaintImpactEvictionView } from './decision-answers';
 import { taintImpactBodySchema, type TaintImpactBody } from './decision-bodies';
 import { matchOptionsOf } from './decision-requests';
 import { groupPendingPods, pendingImpact, type PendingGroup } from './pending-impact';
 import { decodeTaintImpactCursor, pageTaintImpact } from './taint-impact-paging';
 import { summarizeTaintImpact, type TaintImpactSummary } from './taint-impact-summary';
-import { budgetImpact, rePlacementImpact, type ImpactEviction } from './disruption-impact';
+import {
+  budgetImpact,
+  rePlacementImpact,
+  type ImpactEviction,
+  type PlacementOutcome,
+  type RePlaceablePod,
+} from './disruption-impact';
 
 /**
  * POST /v1/decisions/taint-impact: what a taint change would do to bound and pending pods, answered from
@@ -63,14 +69,22 @@ export class TaintImpactService {
     if (cursor && input.limit === undefined) throw continueNeedsLimit();
     const impact = this.computeTaintImpact(input, cursor?.at);
     const disruption = this.disruptionOf(impact, input.replacement === true);
-    const present = (e: (typeof impact.evictions)[number]) => ({
-      pod: refOf(e.pod),
-      node: e.node,
-      action: e.action,
-      afterSeconds: e.afterSeconds,
-      evictAt: e.evictAt,
-      ...disruption.placementOf(e),
-    });
+    const placements = disruption.placements;
+    // `outcome`: the re-placement of this eviction, when asked for (placements are in impact.evictions' order)
+    const present = (e: (typeof impact.evictions)[number], outcome: PlacementOutcome | undefined) => {
+      const view: TaintImpactEvictionView = {
+        pod: refOf(e.pod),
+        node: e.node,
+        action: e.action,
+        afterSeconds: e.afterSeconds,
+        evictAt: e.evictAt,
+      };
+      if (outcome) {
+        view.placement = outcome.placement;
+        if (outcome.reason) view.unplacedReason = outcome.reason;
+      }
+      return view;
+    };
     const presentTolerating = (t: (typeof impact.tolerating)[number]) => ({ pod: refOf(t.pod), node: t.node });
     const pendingLists = {
       unschedulablePending: impact.pending.lost.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
@@ -79,7 +93,7 @@ export class TaintImpactService {
     if (input.limit === undefined) {
       return {
         at: impact.at,
-        evictions: impact.evictions.map(present),
+        evictions: impact.evictions.map((e, i) => present(e, placements?.[i])),
         tolerating: impact.tolerating.map(presentTolerating),
         ...pendingLists,
         warnings: impact.warnings,
@@ -96,9 +110,11 @@ export class TaintImpactService {
       (e) => e.pod,
       (t) => t.pod,
     );
+    // a page is a contiguous slice of impact.evictions: its placements start where its first eviction is
+    const first = placements && page.evictions.length > 0 ? impact.evictions.indexOf(page.evictions[0]) : 0;
     return {
       at: impact.at,
-      evictions: page.evictions.map(present),
+      evictions: page.evictions.map((e, i) => present(e, placements?.[first + i])),
       tolerating: page.tolerating.map(presentTolerating),
       ...(cursor
         ? { unschedulablePending: [], schedulablePending: [], warnings: [], budgets: [] }
@@ -185,24 +201,24 @@ export class TaintImpactService {
    * The disruption reports (SEMANTICS B.9.4–B.9.5): budgets always (cheap: per label set, per namespace);
    * re-placement only when asked, since it places every evicted pod in turn.
    */
-  private disruptionOf(impact: ReturnType<TaintImpactService['computeTaintImpact']>, replacement: boolean) {
+  private disruptionOf(
+    impact: ReturnType<TaintImpactService['computeTaintImpact']>,
+    replacement: boolean,
+  ): { reports: Pick<TaintImpactAnswer, 'budgets' | 'workloads' | 'stranded'>; placements?: PlacementOutcome[] } {
     // the partition's rows carry what the budgets read (namespace, labels, phase)
     const budgets = budgetImpact(impact.snapshot, impact.evictions);
-    if (!replacement) return { reports: { budgets }, placementOf: () => ({}) };
-    const evictions: ImpactEviction[] = impact.evictions.map((e) => ({
-      pod: impact.snapshot.storedPod(e.pod),
+    if (!replacement) return { reports: { budgets } };
+    // what re-placement reads of each pod, not whole StoredPods (no Dates, uid, version per pod)
+    const evictions: Array<ImpactEviction<RePlaceablePod>> = impact.evictions.map((e) => ({
+      pod: impact.snapshot.rePlaceablePod(e.pod),
       node: e.node,
       action: e.action,
       evictAt: e.evictAt,
     }));
     const placed = rePlacementImpact(impact.snapshot, evictions, impact.after, this.matchOptions);
-    const byEviction = new Map(impact.evictions.map((e, i) => [e, placed.placements[i]]));
     return {
       reports: { budgets, workloads: placed.workloads, stranded: placed.stranded },
-      placementOf: (e: (typeof impact.evictions)[number]) => {
-        const outcome = byEviction.get(e)!;
-        return { placement: outcome.placement, ...(outcome.reason ? { unplacedReason: outcome.reason } : {}) };
-      },
+      placements: placed.placements,
     };
   }
 

@@ -3,7 +3,7 @@ import { schedulingSignature } from '../../domain/tolerations/taint-to-string';
 import { attachNodeTable, type NodeTable } from '../../domain/scheduling/node-table';
 import type { ResourceVector, SchedulingNode, Taint } from '../../domain/types';
 import { isActivePhase, type StoredNode, type StoredPod } from '../model/stored-objects';
-import { PodStore, type BoundPodView } from './pod-store';
+import { PodStore, type BoundPodView, type RePlaceablePodView } from './pod-store';
 import { BudgetIndex } from './budget-index';
 import type { StoredBudget } from '../model/stored-budget';
 import { SchedulingView } from './scheduling-view';
@@ -169,6 +169,11 @@ export class InventorySnapshot {
   /** The StoredPod behind a view taken since the last change. */
   storedPod(view: BoundPodView): StoredPod {
     return this.pods.get(view.slot);
+  }
+
+  /** What re-placement reads of the pod behind a view taken since the last change. */
+  rePlaceablePod(view: BoundPodView): RePlaceablePodView {
+    return this.pods.rePlaceableView(view.slot);
   }
 
   /** Pending (unbound, active) pods. */
