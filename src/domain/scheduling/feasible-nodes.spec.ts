@@ -968,3 +968,32 @@ describe('decideFeasibleNodes over a bench-like inventory (5,000 nodes)', () => 
       expect(decideFeasibleNodes(p, shuffled)).toEqual(decideFeasibleNodes(p, nodes));
   });
 });
+
+// re-place-pods.ts narrows its later rankings to these nodes: everything but the resources must pass.
+describe('onResourceOnlyCandidates', () => {
+  const nodes = [
+    node('a', { allocatable: { cpu: 1000, pods: 10 } }),
+    node('b', { allocatable: { cpu: 100, pods: 10 } }),
+    node('c', { taints: [gpu], allocatable: { cpu: 1000, pods: 10 } }),
+    node('d', { unschedulable: true, allocatable: { cpu: 1000, pods: 10 } }),
+    node('e', { labels: { zone: 'x' }, allocatable: { cpu: 0, pods: 10 } }),
+    node('f', { taints: [spot], allocatable: { cpu: 1000, pods: 0 } }),
+  ];
+  const p = pod({}, { cpu: 500 });
+  const rowsOf = (options: FeasibleNodesOptions = {}) => {
+    let rows: number[] = [];
+    decideFeasibleNodes(p, nodes, { ...options, onResourceOnlyCandidates: (r) => (rows = [...r]) });
+    return rows;
+  };
+
+  it('lists the feasible nodes and those NodeResourcesFit alone refused, as table rows in name order', () => {
+    expect(rowsOf()).toEqual([0, 1, 4, 5]);
+  });
+
+  it('keeps to the candidates it was given, and the same best node over them', () => {
+    const candidates = Int32Array.from([1, 2, 4, 5]);
+    expect(rowsOf({ candidates })).toEqual([1, 4, 5]);
+    const narrowed = decideFeasibleNodes(p, nodes, { candidates: Int32Array.from(rowsOf()), limit: 1 });
+    expect(narrowed.nodes[0]).toEqual(decideFeasibleNodes(p, nodes, { limit: 1 }).nodes[0]);
+  });
+});

@@ -58,6 +58,13 @@ export interface FeasibleNodesOptions {
    * ~100 kB of typed arrays per request showed up in profiles). Default: fresh ones for this call.
    */
   scratch?: FeasibleNodesScratch;
+  /**
+   * Called with the nodes that every filter but NodeResourcesFit lets through, as increasing row indexes
+   * of the table: what `candidates` can be narrowed to while only the nodes' resources change (the
+   * feasible nodes, and so the normalised scores and the order, stay the same; the counts and the
+   * message do not).
+   */
+  onResourceOnlyCandidates?: (rows: Int32Array) => void;
 }
 
 /** What a node's taint list means for this pod; computed once per taint class per call. */
@@ -178,6 +185,16 @@ export function decideFeasibleNodes(
       if (tooManyPods[i] === 1) tooManyPodsFirst++;
       for (let r = 0; r < resourceCount; r++) if (amounts[r] > freeColumns[r][i]) insufficientFirst[r]++;
     }
+  }
+
+  if (options.onResourceOnlyCandidates !== undefined) {
+    let kept = 0;
+    for (let p = 0; p < count; p++) if ((failures[p] & ~RESOURCES) === 0) kept++;
+    const rows = new Int32Array(kept);
+    kept = 0;
+    for (let p = 0; p < count; p++)
+      if ((failures[p] & ~RESOURCES) === 0) rows[kept++] = candidates === undefined ? p : candidates[p];
+    options.onResourceOnlyCandidates(rows);
   }
 
   const reasonCounts = countFirstFailures(verdicts, requests.names, {

@@ -26,9 +26,10 @@ export type RePlacement = { node: string } | { node: null; message: string };
  *
  * `nodes` are the nodes as they would be after the change (their `requested` without the pods being
  * re-placed); they are copied, never changed. Pods of one group share the best node found by
- * {@link decideFeasibleNodes} and ask again once it can no longer hold the next one. (Between two asks,
- * another group filling some other node can move the normalised scores by a point: the best node is then
- * the one of the last ask, not of a fresh one.) A pod is only placed on a node that passes every filter
+ * {@link decideFeasibleNodes} and ask again once it can no longer hold the next one, over the nodes that
+ * only their resources kept out (`rank`). (Between two asks, another group filling some other node can
+ * move the normalised scores by a point: the best node is then the one of the last ask, not of a fresh
+ * one.) A pod is only placed on a node that passes every filter
  * at that moment, and charged there before the next.
  */
 export function rePlacePods(pods: readonly PodToRePlace[], nodes: readonly SchedulingNode[]): RePlacement[] {
@@ -38,11 +39,8 @@ export function rePlacePods(pods: readonly PodToRePlace[], nodes: readonly Sched
   const out: RePlacement[] = [];
   for (const pod of pods) {
     let ranking = rankings.get(pod.group);
+    if (ranking === undefined) rankings.set(pod.group, (ranking = rank(pod.compiled, table, scratch)));
     for (;;) {
-      if (ranking === undefined) {
-        ranking = rank(pod.compiled, table, scratch);
-        rankings.set(pod.group, ranking);
-      }
       const head = ranking.head;
       if (head === undefined) {
         out.push({ node: null, message: ranking.message });
@@ -54,7 +52,7 @@ export function rePlacePods(pods: readonly PodToRePlace[], nodes: readonly Sched
         break;
       }
       // The best node filled up: rank again over the nodes as they are now.
-      ranking = undefined;
+      rankings.set(pod.group, (ranking = rank(pod.compiled, table, scratch, ranking)));
     }
   }
   return out;
@@ -65,12 +63,37 @@ interface Ranking {
   head: number | undefined;
   /** The FitError message of the decision (used when no node is left). */
   message: string;
+  /**
+   * The nodes every filter but NodeResourcesFit lets this group through: taints, labels and
+   * `unschedulable` do not change while pods are placed, so ranking again only needs to look at these.
+   */
+  candidates: Int32Array;
 }
 
-function rank(pod: CompiledPod, table: NodeTable, scratch: FeasibleNodesScratch): Ranking {
-  const decision = decideFeasibleNodes(pod, table, { scratch, limit: 1 });
+/**
+ * The group's best node over every node (its first ranking), or over its earlier candidates (ranking
+ * again once its best node is full). Both give the same head: a feasible node is always a candidate, and
+ * the normalised scores depend on the feasible nodes only. Over the candidates the counts and so the
+ * message would be another's: when no node is left the message comes from a decision over every node.
+ */
+function rank(pod: CompiledPod, table: NodeTable, scratch: FeasibleNodesScratch, previous?: Ranking): Ranking {
+  let candidates = previous?.candidates;
+  if (candidates !== undefined) {
+    const narrowed = decideFeasibleNodes(pod, table, { scratch, limit: 1, candidates });
+    const best = narrowed.nodes[0];
+    if (best?.feasible) return { head: nodeIndex(table, best.name), message: narrowed.message, candidates };
+  }
+  const decision = decideFeasibleNodes(pod, table, {
+    scratch,
+    limit: 1,
+    onResourceOnlyCandidates: (rows) => (candidates = rows),
+  });
   const best = decision.nodes[0];
-  return { head: best?.feasible ? nodeIndex(table, best.name) : undefined, message: decision.message };
+  return {
+    head: best?.feasible ? nodeIndex(table, best.name) : undefined,
+    message: decision.message,
+    candidates: candidates!,
+  };
 }
 
 function fits(table: NodeTable, index: number, pod: CompiledPod): boolean {
