@@ -101,6 +101,10 @@ const gcWhy = (m: ModeResult): string | undefined => {
       `GC in the window: longest ${fmt(g.longestMs)} ms (${g.longestKind}), ${g.over20ms} pauses over 20 ms, ${fmt(g.totalMs)} ms in ${g.count} pauses`,
     );
   if (m.openLoop?.sendLagMs) parts.push(`loader send lag p99 ${fmt(m.openLoop.sendLagMs.p99)} ms`);
+  if (m.openLoop?.loaderGc)
+    parts.push(
+      `loader's own GC longest ${fmt(m.openLoop.loaderGc.longestMs)} ms (${m.openLoop.loaderGc.majorCount} major)`,
+    );
   if (m.openLoop?.serverCpuMsPerRequest !== undefined)
     parts.push(`service CPU ${fmt(m.openLoop.serverCpuMsPerRequest, 2)} ms/request`);
   if (m.loadAverage.openLoop) parts.push(`load average ${m.loadAverage.openLoop[0]}`);
@@ -578,7 +582,7 @@ export function renderReport(r: Results, rerun: string): string {
       `- open loop, feasible-nodes, the ${m.openLoop?.cases ?? '?'} inline pods round-robin, every request distinct, latency from each request's scheduled send time: ${figureLine(
         m.openLoop,
         (f) =>
-          `${fmt(f.ratePerSec)} req/s asked for ${f.durationSec} s, **${fmt(f.achievedRate)} req/s** achieved (${f.ok} ok, ${f.non2xx} non-2xx, ${f.errors} errors; up to ${f.peakInFlight} in flight on keep-alive connections) · p50 ${fmt(f.latencyMs.p50)} ms · p90 ${fmt(f.latencyMs.p90)} ms · **p99 ${fmt(f.latencyMs.p99)} ms** · p99.9 ${fmt(f.latencyMs.p999)} ms · **max ${fmt(f.latencyMs.max)} ms** · loader send lag p99 ${fmt(f.sendLagMs?.p99)} ms${f.serverCpuMsPerRequest !== undefined ? ` · service CPU ${fmt(f.serverCpuMsPerRequest, 2)} ms/request` : ''} · ${
+          `${fmt(f.ratePerSec)} req/s asked for ${f.durationSec} s, **${fmt(f.achievedRate)} req/s** achieved (${f.ok} ok, ${f.non2xx} non-2xx, ${f.errors} errors; up to ${f.peakInFlight} in flight on keep-alive connections) · p50 ${fmt(f.latencyMs.p50)} ms · p90 ${fmt(f.latencyMs.p90)} ms · **p99 ${fmt(f.latencyMs.p99)} ms** · p99.9 ${fmt(f.latencyMs.p999)} ms · **max ${fmt(f.latencyMs.max)} ms** · loader send lag p99 ${fmt(f.sendLagMs?.p99)} ms, max ${fmt(f.sendLagMs?.max)} ms${f.loaderGc ? ` · the loader's own GC pauses (the bench process): longest ${fmt(f.loaderGc.longestMs)} ms, ${f.loaderGc.majorCount} major` : ''}${f.serverCpuMsPerRequest !== undefined ? ` · service CPU ${fmt(f.serverCpuMsPerRequest, 2)} ms/request` : ''} · ${
             f.gc
               ? `service GC in the window: ${f.gc.count} pauses, ${fmt(f.gc.totalMs)} ms in all, **longest ${fmt(f.gc.longestMs)} ms** (${f.gc.longestKind}), **${f.gc.over20ms} over 20 ms** (${Object.entries(
                   f.gc.byKind as Record<string, any>,

@@ -7,6 +7,7 @@
  * many connections the service held open).
  */
 import { Agent, request } from 'node:http';
+import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { summarize, type Summary } from './stats';
 
 export interface OpenLoopOptions {
@@ -39,6 +40,11 @@ export interface OpenLoopResult {
   /** Wall-clock window of the run (ms since the epoch), to match the service's GC pauses against. */
   windowStart: number;
   windowEnd: number;
+  /**
+   * The loader's OWN garbage-collection pauses in the window: while it is paused, answers wait unread
+   * and count as latency, so a long one here is the loader's tail, not the service's.
+   */
+  loaderGc: { count: number; totalMs: number; longestMs: number; majorCount: number; majorLongestMs: number };
 }
 
 export async function runOpenLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
@@ -57,6 +63,19 @@ export async function runOpenLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
   let sent = 0;
   const timeoutMs = o.timeoutMs ?? 10_000;
 
+  const loaderGc = { count: 0, totalMs: 0, longestMs: 0, majorCount: 0, majorLongestMs: 0 };
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      loaderGc.count++;
+      loaderGc.totalMs += entry.duration;
+      loaderGc.longestMs = Math.max(loaderGc.longestMs, entry.duration);
+      if ((entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+        loaderGc.majorCount++;
+        loaderGc.majorLongestMs = Math.max(loaderGc.majorLongestMs, entry.duration);
+      }
+    }
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
   const windowStart = Date.now();
   const t0 = performance.now();
   let lastAnswer = t0;
@@ -130,6 +149,7 @@ export async function runOpenLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
   });
   await Promise.race([finished, new Promise((r) => setTimeout(r, timeoutMs + 1000))]);
   agent.destroy();
+  gcObserver.disconnect();
   const elapsedSec = (lastAnswer - t0) / 1000;
   const sorted = [...latencies].sort((a, b) => a - b);
   const p999 = sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(0.999 * sorted.length) - 1)] : NaN;
@@ -150,5 +170,6 @@ export async function runOpenLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
     peakInFlight,
     windowStart,
     windowEnd: Date.now(),
+    loaderGc,
   };
 }
