@@ -13,6 +13,7 @@ import type { TaintEffect } from '../domain/types';
 import { nodeBodySchema, type NodeBody } from '../kernel/http/input/body-schemas';
 import { parseBody } from '../kernel/http/input/parse-body';
 import { applyPatch, type PatchType } from './apply-patch';
+import { guaranteedPatch } from './guaranteed-patch';
 import { compileFieldSelector } from './field-selector';
 import { kubeLimit } from './list-limit';
 import { MAX_LIMIT } from '../kernel/http/paging';
@@ -30,8 +31,6 @@ export interface ListOptions {
 
 /** core/v1 NodeToSelectableFields (pkg/registry/core/node/strategy.go) plus the generic metadata.name. */
 const NODE_FIELDS = ['metadata.name', 'spec.unschedulable'];
-/** A patch that lost a race is re-applied to the newer object, as the API server's patcher does. */
-const PATCH_ATTEMPTS = 5;
 
 /**
  * The Kubernetes API's nodes over taintwise's services: every write is NodeService's (or
@@ -127,22 +126,17 @@ export class KubeNodesService {
   }
 
   async patch(name: string, type: PatchType, patch: unknown, actor: Actor, dryRun: boolean): Promise<KubeNode> {
-    for (let attempt = 1; ; attempt++) {
-      const current = await this.nodes.get(name);
-      const original = this.show(current);
-      const patched = applyPatch(type, original as unknown as Record<string, unknown>, patch);
-      const body = nodeWriteBody(patched, name);
-      // A patch that sets metadata.resourceVersion is a precondition (on the Kubernetes version); else the latest.
-      const pinned = body.resourceVersion !== undefined && body.resourceVersion !== original.metadata.resourceVersion;
-      body.resourceVersion = pinned
-        ? this.versions.restVersionFor(nodeKey(name), String(body.resourceVersion), current.resourceVersion)
-        : current.resourceVersion;
-      try {
-        return await this.write(name, current, body, actor, dryRun);
-      } catch (e) {
-        if (pinned || attempt >= PATCH_ATTEMPTS || !(e instanceof AppError) || e.kind !== 'Conflict') throw e;
-      }
-    }
+    return guaranteedPatch(
+      {
+        read: () => this.nodes.get(name),
+        show: (node) => this.show(node),
+        toBody: (patched) => nodeWriteBody(patched, name),
+        versionFor: (sent, node) => this.versions.restVersionFor(nodeKey(name), sent, node.resourceVersion),
+        write: (node, body) => this.write(name, node, body, actor, dryRun),
+      },
+      type,
+      patch,
+    );
   }
 
   /** PUT/PATCH nodes/{name}/status: the reported conditions, through the conditions use case (lifecycle taints). */

@@ -13,7 +13,8 @@ import { EvictionApiService } from '../evictions/eviction-api.service';
 import { formatInvalidObject } from '../domain/validation/field-errors';
 import { podBodySchema } from '../kernel/http/input/body-schemas';
 import { parseBody } from '../kernel/http/input/parse-body';
-import { applyPatch, type PatchType } from './apply-patch';
+import type { PatchType } from './apply-patch';
+import { guaranteedPatch } from './guaranteed-patch';
 import { compileFieldSelector, pinnedValue } from './field-selector';
 import { kubeLimit } from './list-limit';
 import { asKubePodError, podWriteBody } from './pod-body';
@@ -25,8 +26,6 @@ import type { ListOptions } from './kube-nodes.service';
 
 /** pkg/registry/core/pod/strategy.go PodToSelectableFields, the ones kubectl uses. */
 export const POD_FIELDS = ['metadata.name', 'metadata.namespace', 'spec.nodeName', 'status.phase'];
-/** A patch retried on a concurrent change (as the API server's GuaranteedUpdate), then Conflict. */
-const PATCH_ATTEMPTS = 5;
 const PAGE = 500;
 
 /**
@@ -163,23 +162,17 @@ export class KubePodsService {
     actor: Actor,
     dryRun: boolean,
   ): Promise<KubePod> {
-    for (let attempt = 1; ; attempt++) {
-      const current = await this.present(namespace, name);
-      const original = this.show(current);
-      const patched = applyPatch(type, original as unknown as Record<string, unknown>, patch) as Record<string, any>;
-      const body = podWriteBody(patched, namespace, name);
-      const sent = patched.metadata?.resourceVersion;
-      // A patch that sets metadata.resourceVersion is a precondition; otherwise it applies to the latest.
-      const pinned = sent !== undefined && sent !== original.metadata.resourceVersion;
-      body.resourceVersion = pinned
-        ? this.versions.restVersionFor(podKey(namespace, name), String(sent), current.resourceVersion)
-        : current.resourceVersion;
-      try {
-        return await this.replace(namespace, name, current, body, actor, dryRun);
-      } catch (e) {
-        if (pinned || attempt >= PATCH_ATTEMPTS || !(e instanceof AppError) || e.kind !== 'Conflict') throw e;
-      }
-    }
+    return guaranteedPatch(
+      {
+        read: () => this.present(namespace, name),
+        show: (pod) => this.show(pod),
+        toBody: (patched) => podWriteBody(patched, namespace, name),
+        versionFor: (sent, pod) => this.versions.restVersionFor(podKey(namespace, name), sent, pod.resourceVersion),
+        write: (pod, body) => this.replace(namespace, name, pod, body, actor, dryRun),
+      },
+      type,
+      patch,
+    );
   }
 
   /** dryRun answers the pod as it would be (the body is still checked as a write would check it). */

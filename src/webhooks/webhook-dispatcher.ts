@@ -303,7 +303,12 @@ export class WebhookDispatcher implements OnModuleInit, OnApplicationBootstrap, 
           if (this.stopped) break;
           await flush();
           await refresh();
-          const retryAt = row.event ? nextRetryAt(this.config.WEBHOOK_RETRY_SCHEDULE, row.attempts + 1, now) : null;
+          // The schedule counts from the failure (the answer or the timeout), not from the send: a receiver that
+          // took most of a second to fail still gets the whole delay before the next attempt.
+          const failedAt = this.uow.now();
+          const retryAt = row.event
+            ? nextRetryAt(this.config.WEBHOOK_RETRY_SCHEDULE, row.attempts + 1, failedAt)
+            : null;
           await this.deliveries.markAttemptFailed(this.uow.db, row.id, attempt, retryAt);
           this.metrics.webhookDeliveries.inc({ outcome: retryAt ? 'retry' : 'failed' });
           this.logger.debug({ msg: 'webhook attempt failed', webhook: claimed.id, delivery: row.id, ...attempt });
