@@ -24,6 +24,9 @@ export interface MirrorSettings extends StorageSettings {
   serviceEntry?: string;
   watchRate: number;
   watchSeconds: number;
+  /** Experiments only (bench/experiments/mirror-sync.ts): extra node flags and settings for the mirror. */
+  mirrorNodeArgs?: string[];
+  mirrorEnv?: Record<string, string>;
 }
 
 function kubeconfig(dir: string, server: string): string {
@@ -71,7 +74,8 @@ export async function measureMirrorInitialSync(
     const started = await Service.start({
       cwd: s.serviceDir,
       entry: s.serviceEntry,
-      env: { ...storage.env, SYNC_KUBECONFIG: kubeconfig(dir, cluster.url) },
+      env: { ...s.mirrorEnv, ...storage.env, SYNC_KUBECONFIG: kubeconfig(dir, cluster.url) },
+      nodeArgs: s.mirrorNodeArgs,
       timeoutMs: 20 * 60_000,
     });
     mirror = started.service;
@@ -85,6 +89,8 @@ export async function measureMirrorInitialSync(
       nodes: listed.nodes?.listed,
       pods: listed.pods?.listed,
       budgets: listed.budgets?.listed,
+      // the mirror's CPU (user + system) from spawn to here: on a loaded machine, steadier than the wall clock
+      cpuSeconds: mirror.cpuSeconds(),
     };
     if (figure.nodes !== expected.nodes || figure.pods !== expected.pods)
       figure.note = `listed ${figure.nodes} nodes / ${figure.pods} pods, the cluster has ${expected.nodes} / ${expected.pods}`;

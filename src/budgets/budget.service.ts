@@ -120,6 +120,8 @@ export class BudgetService {
     const { result } = await this.uow.run(actor, async (tx, changes) => {
       const budget = await this.budgets.findByKey(tx, namespace, name);
       if (!budget) throw AppError.notFound('poddisruptionbudgets.policy', name);
+      // a deleted row can no longer tell its origin at COMMIT: a mirrored budget is refused (409) before
+      await this.uow.refuseClusterOwned(tx, changes, { budgets: [{ namespace, name }] });
       await this.budgets.delete(tx, namespace, name);
       changes.budgetDeleted(namespace, name);
       changes.event({

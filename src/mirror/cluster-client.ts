@@ -1,5 +1,6 @@
 import { CoreV1Api, KubeConfig, PatchStrategy, PolicyV1Api, Watch, setHeaderOptions } from '@kubernetes/client-node';
 import type { MirroredResource } from './event-batcher';
+import { rawListItems, type RawItemsSink } from './raw-list-items';
 
 /** One page of a chunked list: the items in wire form (`kind` and `apiVersion` set on each). */
 export interface ListPage {
@@ -45,9 +46,9 @@ export function httpStatusOf(error: unknown): number | undefined {
  * `limit`/`continue` through CoreV1Api/PolicyV1Api, watches with client-node's `Watch` (bookmarks asked for,
  * resumed from a resourceVersion), and the kubectl-equivalent strategic-merge PATCH of a node.
  *
- * Lists come back as client-node's typed models (dates as Date); they are turned back into the wire JSON
- * (JSON.stringify gives RFC 3339 times) with `kind`/`apiVersion` set, which list items do not carry, so every
- * object reaches the import exactly as a watch event's object does.
+ * List items are kept as the server sent them (raw-list-items.ts: client-node's typed models are built for the list's
+ * metadata only) with `kind`/`apiVersion` set, which list items do not carry, so every object reaches the import
+ * exactly as a watch event's object does.
  */
 export class ClusterClient {
   private readonly core: CoreV1Api;
@@ -84,18 +85,21 @@ export class ClusterClient {
   /** One page of a list (`limit`, `continue`). A 410 on a continue token means: list again from the start. */
   async listPage(resource: MirroredResource, limit: number, cont?: string): Promise<ListPage> {
     const params = { limit, ...(cont ? { _continue: cont } : {}) };
+    const raw: RawItemsSink = { items: [] };
+    const options = rawListItems(raw);
     const list =
       resource === 'nodes'
-        ? await this.core.listNode(params)
+        ? await this.core.listNode(params, options)
         : resource === 'pods'
-          ? await this.core.listPodForAllNamespaces(params)
-          : await this.policy.listPodDisruptionBudgetForAllNamespaces(params);
+          ? await this.core.listPodForAllNamespaces(params, options)
+          : await this.policy.listPodDisruptionBudgetForAllNamespaces(params, options);
     const { kind, apiVersion } = KINDS[resource];
-    const items = (JSON.parse(JSON.stringify(list.items ?? [])) as Array<Record<string, unknown>>).map((item) => ({
-      ...item,
-      kind,
-      apiVersion,
-    }));
+    // the items are this call's own parsed JSON: set in place
+    for (const item of raw.items) {
+      item.kind = kind;
+      item.apiVersion = apiVersion;
+    }
+    const items = raw.items;
     return {
       items,
       resourceVersion: list.metadata?.resourceVersion ?? '',

@@ -145,6 +145,63 @@ describe.each(testModes())('mirror of a live cluster (%s)', (mode) => {
     ).toBe(200);
   });
 
+  it("refuses direct writes to the cluster's PodDisruptionBudgets with the same 409 on REST, GraphQL and the Kubernetes API; dry runs and local budgets stay allowed", async () => {
+    const spec = { minAvailable: 1, selector: { matchLabels: { app: 'mirror-budget' } } };
+    const path = '/v1/namespaces/default/poddisruptionbudgets/from-cluster';
+    expect((await cluster.request('PUT', path, { spec }, asOperator())).status).toBe(201);
+    await eventually(async () => expect((await mirror.request('GET', path)).status).toBe(200), WITHIN);
+    const kubePath = '/apis/policy/v1/namespaces/default/poddisruptionbudgets/from-cluster';
+    const kubeBody = {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'from-cluster', namespace: 'default' },
+      spec: { ...spec, minAvailable: 2 },
+    };
+
+    // the same problem as for a mirrored node or pod
+    const put = await mirror.request('PUT', path, { spec: { ...spec, minAvailable: 2 } });
+    expect(put.status).toBe(409);
+    expect(put.headers.get('content-type')).toContain('application/problem+json');
+    expect(put.body.detail).toContain('poddisruptionbudgets "default/from-cluster" belongs to the mirrored cluster');
+    expect(put.body.mirrored).toEqual({ nodes: [], pods: [], budgets: ['default/from-cluster'] });
+    expect((await mirror.request('DELETE', path)).status).toBe(409);
+    const gqlPut = await mirror.graphql(
+      `mutation { putDisruptionBudget(namespace: "default", name: "from-cluster", budget: { minAvailable: "2" }) { name } }`,
+    );
+    expect(gqlPut.body.errors?.[0]?.extensions?.code).toBe('CONFLICT');
+    const gqlDelete = await mirror.graphql(
+      `mutation { deleteDisruptionBudget(namespace: "default", name: "from-cluster") }`,
+    );
+    expect(gqlDelete.body.errors?.[0]?.extensions?.code).toBe('CONFLICT');
+    const kubePut = await mirror.request('PUT', kubePath, kubeBody);
+    expect(kubePut.status).toBe(409);
+    expect(kubePut.body).toMatchObject({ kind: 'Status', status: 'Failure', code: 409 });
+    const kubePatch = await mirror.request(
+      'PATCH',
+      kubePath,
+      { spec: { minAvailable: 3 } },
+      { 'content-type': 'application/merge-patch+json' },
+    );
+    expect(kubePatch.status).toBe(409);
+    expect(kubePatch.body).toMatchObject({ kind: 'Status', status: 'Failure', code: 409 });
+    expect((await mirror.request('DELETE', kubePath)).status).toBe(409);
+    // nothing half-applied: the budget is as the cluster has it
+    expect((await mirror.request('GET', path)).body.spec.minAvailable).toBe(1);
+
+    // dry runs still answer
+    const dryPut = await mirror.request('PUT', `${kubePath}?dryRun=All`, kubeBody);
+    expect(dryPut.status).toBe(200);
+    expect(dryPut.body.spec.minAvailable).toBe(2);
+    expect((await mirror.request('DELETE', `${kubePath}?dryRun=All`)).status).toBe(200);
+    expect((await mirror.request('GET', path)).body.spec.minAvailable).toBe(1);
+
+    // a budget created here is this service's: writable and deletable
+    const local = '/v1/namespaces/default/poddisruptionbudgets/what-if-budget';
+    expect((await mirror.request('PUT', local, { spec })).status).toBe(201);
+    expect((await mirror.request('PUT', local, { spec: { ...spec, minAvailable: 2 } })).status).toBe(200);
+    expect((await mirror.request('DELETE', local)).status).toBe(204);
+  });
+
   it("forecasts a NoExecute eviction with the cluster's evictAt and turns it Executed when the cluster evicts", async () => {
     const [node] = (await clusterNodes()).filter((n) => n !== 'fresh-node');
     const put = await cluster.request(

@@ -31,6 +31,13 @@ export class ScriptedCluster {
   readonly patchRequests: string[] = [];
   readonly listRequests: Array<{ resource: Resource; limit: string | null; continue: string | null }> = [];
   private readonly open = new Set<{ resource: Resource; res: ServerResponse }>();
+  /**
+   * Every change sent (ADDED/MODIFIED/DELETED), with its resourceVersion: a watch that opens from a version is sent
+   * the changes after it first, as the API server's watch cache does. Without this, a change made while the
+   * mirror's watch was reconnecting (after cutWatches, a 410, a backoff) would be lost for good, which no real
+   * server does; only `forget` and direct edits of `objects` model what a watch misses.
+   */
+  private readonly history: Array<{ resource: Resource; version: number; line: string }> = [];
   private readonly dir = mkdtempSync(join(tmpdir(), 'tw-scripted-'));
 
   private constructor(
@@ -183,6 +190,9 @@ export class ScriptedCluster {
 
   send(resource: Resource, event: Obj): void {
     const line = JSON.stringify(event) + '\n';
+    const version = Number(event.object?.metadata?.resourceVersion);
+    if (['ADDED', 'MODIFIED', 'DELETED'].includes(event.type) && Number.isFinite(version))
+      this.history.push({ resource, version, line });
     for (const w of this.open) if (w.resource === resource) w.res.write(line);
   }
 
@@ -218,6 +228,10 @@ export class ScriptedCluster {
       }
       res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
       res.flushHeaders();
+      // the changes after the version the watch resumes from (none when it opens from a list's version)
+      const from = Number(q.get('resourceVersion'));
+      if (Number.isFinite(from) && from > 0)
+        for (const h of this.history) if (h.resource === resource && h.version > from) res.write(h.line);
       const entry = { resource, res };
       this.open.add(entry);
       res.on('close', () => this.open.delete(entry));

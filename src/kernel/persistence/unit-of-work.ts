@@ -14,6 +14,7 @@ import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repos
 import { WebhookOutboxSignal } from '../events/webhook-outbox-signal';
 import { NodeRepository } from './repositories/node.repository';
 import { PodRepository } from './repositories/pod.repository';
+import { BudgetRepository } from './repositories/budget.repository';
 import { APP_CONFIG, type AppConfig } from '../config/config.schema';
 import { AppError } from '../errors/app-error';
 import { type Db } from './prisma-types';
@@ -51,6 +52,7 @@ export class UnitOfWork {
     private readonly outboxSignal: WebhookOutboxSignal,
     private readonly nodeRows: NodeRepository,
     private readonly podRows: PodRepository,
+    private readonly budgetRows: BudgetRepository,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -97,14 +99,16 @@ export class UnitOfWork {
   }
 
   /**
-   * Ownership on a mirror (SYNC_KUBECONFIG): nodes and pods mirrored from the cluster belong to it; a change that
-   * writes or deletes one (through REST, GraphQL or the Kubernetes API) is refused with a 409 before COMMIT, so
+   * Ownership on a mirror (SYNC_KUBECONFIG): nodes, pods and PodDisruptionBudgets mirrored from the cluster belong
+   * to it; a change that writes or deletes one (through REST, GraphQL or the Kubernetes API) is refused with a 409
+   * before COMMIT, so
    * nothing of it is applied. Objects created here stay writable (what-if experiments), dry runs never get here.
    */
   private async refuseClusterWrites(tx: Db, changes: ChangeSet): Promise<void> {
     await this.refuseClusterOwned(tx, changes, {
       nodes: [...changes.upsertedNodes.keys(), ...changes.deletedNodes],
       pods: [...changes.upsertedPods.values(), ...changes.deletedPods.values()],
+      budgets: [...changes.upsertedBudgets.values(), ...changes.deletedBudgets.values()],
     });
   }
 
@@ -115,20 +119,32 @@ export class UnitOfWork {
   async refuseClusterOwned(
     tx: Db,
     changes: ChangeSet,
-    objects: { nodes?: readonly string[]; pods?: ReadonlyArray<{ namespace: string; name: string }> },
+    objects: {
+      nodes?: readonly string[];
+      pods?: ReadonlyArray<{ namespace: string; name: string }>;
+      budgets?: ReadonlyArray<{ namespace: string; name: string }>;
+    },
   ): Promise<void> {
     if (!this.config.SYNC_KUBECONFIG || changes.fromCluster) return;
     const nodeNames = objects.nodes ?? [];
-    const podKeys = (objects.pods ?? []).map((p) => ({ namespace: p.namespace, name: p.name }));
+    const keys = (list: ReadonlyArray<{ namespace: string; name: string }> = []) =>
+      list.map((o) => ({ namespace: o.namespace, name: o.name }));
+    const podKeys = keys(objects.pods);
+    const budgetKeys = keys(objects.budgets);
     const nodes = nodeNames.length ? await this.nodeRows.clusterOwned(tx, nodeNames) : [];
     const pods = podKeys.length ? await this.podRows.clusterOwned(tx, podKeys) : [];
-    if (nodes.length === 0 && pods.length === 0) return;
-    const named = [...nodes.map((n) => `nodes "${n}"`), ...pods.map((p) => `pods "${p}"`)];
+    const budgets = budgetKeys.length ? await this.budgetRows.clusterOwned(tx, budgetKeys) : [];
+    if (nodes.length === 0 && pods.length === 0 && budgets.length === 0) return;
+    const named = [
+      ...nodes.map((n) => `nodes "${n}"`),
+      ...pods.map((p) => `pods "${p}"`),
+      ...budgets.map((b) => `poddisruptionbudgets "${b}"`),
+    ];
     throw new AppError(
       'Conflict',
       `${named.slice(0, 5).join(', ')}${named.length > 5 ? ` (and ${named.length - 5} more)` : ''} ${named.length === 1 ? 'belongs' : 'belong'} to the mirrored cluster (SYNC_KUBECONFIG): change ${named.length === 1 ? 'it' : 'them'} in the cluster${this.config.SYNC_WRITE ? ' (taints, cordon and uncordon of nodes are written through)' : ''}, or send the request with dryRun; objects created here stay writable`,
       [],
-      { kubeReason: 'Conflict', mirrored: { nodes, pods } },
+      { kubeReason: 'Conflict', mirrored: { nodes, pods, budgets } },
     );
   }
 

@@ -112,6 +112,18 @@ export class BudgetRepository {
     );
   }
 
+  /** Which of these budgets are cluster-owned (mirrored), as `namespace/name`. */
+  async clusterOwned(db: Db, keys: ReadonlyArray<{ namespace: string; name: string }>): Promise<string[]> {
+    if (keys.length === 0) return [];
+    const rows = await db.$queryRawUnsafe<Array<{ namespace: string; name: string }>>(
+      `SELECT b.namespace, b.name FROM pod_disruption_budgets b JOIN unnest($1::text[], $2::text[]) AS k(namespace, name)
+         ON b.namespace = k.namespace AND b.name = k.name WHERE b.origin = 'cluster' ORDER BY 1, 2`,
+      keys.map((k) => k.namespace),
+      keys.map((k) => k.name),
+    );
+    return rows.map((r) => `${r.namespace}/${r.name}`);
+  }
+
   /** Every cluster-owned budget's namespace/name (what a relist compares the cluster's list with). */
   async clusterBudgetKeys(db: Db): Promise<Array<{ namespace: string; name: string }>> {
     return db.$queryRawUnsafe<Array<{ namespace: string; name: string }>>(

@@ -78,18 +78,22 @@ export class PodRepository {
     limit: number,
     after?: { namespace: string; name: string },
   ): Promise<StoredPod[]> {
-    const base = {
-      ...(filter.nodeName !== undefined ? { nodeName: filter.nodeName } : {}),
-      ...(filter.phase !== undefined ? { phase: filter.phase } : {}),
+    // Plain SQL, one text value per row (POD_TEXT): a page of `GET /api/v1/pods` is what a mirror's initial sync
+    // (and `kubectl get pods -A`) reads 150 times over at 150,000 pods, and Prisma's findMany, which maps every
+    // value of every row, took most of the cluster's time serving it on PGlite (bench/ANALYSIS.md, issue 14).
+    const params: unknown[] = [];
+    const param = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
     };
-    const orderBy = [{ namespace: 'asc' as const }, { name: 'asc' as const }];
-    const ranges = keysetRanges(filter.namespace, after);
-    const rows = [];
-    for (const range of ranges) {
-      rows.push(...(await db.pod.findMany({ where: { ...base, ...range }, orderBy, take: limit - rows.length })));
-      if (rows.length >= limit) break;
-    }
-    return rows.map(toStoredPod);
+    const where: string[] = [];
+    if (filter.namespace !== undefined) where.push(`namespace = ${param(filter.namespace)}`);
+    if (filter.nodeName !== undefined) where.push(`node_name = ${param(filter.nodeName)}`);
+    if (filter.phase !== undefined) where.push(`phase = ${param(filter.phase)}`);
+    // keyset paging on the (namespace, name) unique index, as the continue token names the last pod of a page
+    if (after) where.push(`(namespace, name) > (${param(after.namespace)}, ${param(after.name)})`);
+    const clause = `${where.length ? where.join(' AND ') : 'TRUE'} ORDER BY namespace, name LIMIT ${param(limit)}`;
+    return this.podsWhere(db, clause, ...params);
   }
 
   async create(db: Db, pod: PodWrite): Promise<StoredPod> {
@@ -424,16 +428,4 @@ export function toStoredPod(row: PodRow): StoredPod {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
-}
-
-/** The (namespace, name) ranges after a keyset position, in order, within the namespace filter if any. */
-function keysetRanges(
-  namespace: string | undefined,
-  after: { namespace: string; name: string } | undefined,
-): Array<{ namespace?: string | { gt: string }; name?: { gt: string } }> {
-  if (!after) return [namespace !== undefined ? { namespace } : {}];
-  const restOfNamespace = { namespace: after.namespace, name: { gt: after.name } };
-  if (namespace === undefined) return [restOfNamespace, { namespace: { gt: after.namespace } }];
-  if (namespace === after.namespace) return [restOfNamespace];
-  return namespace > after.namespace ? [{ namespace }] : [];
 }
