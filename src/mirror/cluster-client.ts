@@ -1,4 +1,5 @@
-import { CoreV1Api, KubeConfig, PatchStrategy, PolicyV1Api, Watch, setHeaderOptions } from '@kubernetes/client-node';
+import type { CoreV1Api, KubeConfig, PolicyV1Api, Watch } from '@kubernetes/client-node';
+import { clientNode } from './client-node';
 import type { MirroredResource } from './event-batcher';
 import { rawListItems, type RawItemsSink } from './raw-list-items';
 
@@ -57,15 +58,16 @@ export class ClusterClient {
   readonly server: string;
 
   private constructor(readonly config: KubeConfig) {
-    this.core = config.makeApiClient(CoreV1Api);
-    this.policy = config.makeApiClient(PolicyV1Api);
-    this.watcher = new Watch(config);
+    const k8s = clientNode();
+    this.core = config.makeApiClient(k8s.CoreV1Api);
+    this.policy = config.makeApiClient(k8s.PolicyV1Api);
+    this.watcher = new k8s.Watch(config);
     this.server = config.getCurrentCluster()?.server ?? '';
   }
 
   /** Reads the kubeconfig (and selects `context` when given); throws a message naming what is wrong. */
   static fromKubeconfig(path: string, context?: string): ClusterClient {
-    const config = new KubeConfig();
+    const config = new (clientNode().KubeConfig)();
     config.loadFromFile(path);
     if (context !== undefined) {
       if (!config.getContextObject(context))
@@ -131,7 +133,7 @@ export class ClusterClient {
   async patchNode(name: string, patch: Record<string, unknown>): Promise<{ resourceVersion: string }> {
     const node = await this.core.patchNode(
       { name, body: patch },
-      setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch),
+      clientNode().setHeaderOptions('Content-Type', clientNode().PatchStrategy.StrategicMergePatch),
     );
     return { resourceVersion: node.metadata?.resourceVersion ?? '' };
   }

@@ -1,4 +1,5 @@
-import { Observable, ResponseContext, type ConfigurationOptions } from '@kubernetes/client-node';
+import type { ConfigurationOptions, ResponseContext } from '@kubernetes/client-node';
+import { clientNode } from './client-node';
 
 /** Where `rawListItems` leaves the items of the list it read. */
 export interface RawItemsSink {
@@ -18,6 +19,7 @@ export interface RawItemsSink {
  * ApiException) stays client-node's. Answers other than 2xx pass through untouched.
  */
 export function rawListItems(sink: RawItemsSink): ConfigurationOptions {
+  const { Observable } = clientNode();
   return {
     middleware: [
       {
@@ -35,7 +37,7 @@ async function withoutItems(response: ResponseContext, sink: RawItemsSink): Prom
   sink.items = list.items ?? [];
   list.items = [];
   const rest = JSON.stringify(list);
-  return new ResponseContext(response.httpStatusCode, response.headers, {
+  return new (clientNode().ResponseContext)(response.httpStatusCode, response.headers, {
     text: () => Promise.resolve(rest),
     binary: () => Promise.resolve(Buffer.from(rest)),
   });
