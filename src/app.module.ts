@@ -10,6 +10,7 @@ import { CoreModule } from './kernel/core.module';
 import { EventsModule } from './events/events.module';
 import { EvictionsModule } from './evictions/evictions.module';
 import { DecisionsModule } from './decisions/decisions.module';
+import { JitExecutionPlugin } from './kernel/graphql/jit-execution';
 import { formatGraphQLError } from './kernel/graphql/format-error';
 import { graphqlWsOptions } from './kernel/graphql/graphql-ws';
 import { complexityLimit, depthLimit } from './kernel/graphql/query-limits';
@@ -70,7 +71,12 @@ export class AppModule {
           },
         }),
       ],
-      providers: [{ provide: APP_GUARD, useClass: AuthGuard }, SystemResolver],
+      providers: [
+        { provide: APP_GUARD, useClass: AuthGuard },
+        SystemResolver,
+        // an Apollo plugin found by @nestjs/apollo among the providers (@Plugin())
+        ...(config.GRAPHQL_JIT ? [JitExecutionPlugin] : []),
+      ],
     };
   }
 }

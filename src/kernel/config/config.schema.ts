@@ -90,6 +90,8 @@ export const configSchema = z.object({
   KUBE_WATCH_BOOKMARK_SECONDS: int(60, 1, 3600),
   GRAPHQL_MAX_DEPTH: int(10, 2, 50),
   GRAPHQL_MAX_COMPLEXITY: int(5000, 10),
+  /** Queries executed by graphql-jit (compiled per document); false: graphql-js executes everything. */
+  GRAPHQL_JIT: bool(true),
   DB_STATEMENT_TIMEOUT_MS: int(15000, 100),
   CORS_ORIGINS: z.string().default(''),
   // Evictions.

@@ -36,6 +36,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly graphqlExecutions = new Counter({
+    name: 'taintwise_graphql_executions_total',
+    help: 'GraphQL operations by executor: graphql-jit (queries compiled per document) or graphql-js',
+    labelNames: ['executor'] as const,
+    registers: [this.registry],
+  });
+
   readonly decisionCache = new Counter({
     name: 'taintwise_decision_cache_total',
     help: 'feasible-nodes answers served from the decision cache (hit) or computed (miss)',

@@ -1,0 +1,134 @@
+import { chunkList, generateInventory } from '../../bench/generate-inventory';
+import { graphQLOperation, podMix, taintImpactBody, toGraphQLInput } from '../../bench/scenarios';
+import { startTestApp, type TestApp } from '../support/test-app';
+
+jest.setTimeout(180_000);
+
+/** A fixed what-if time, so two services answer the same taint-impact at different instants alike. */
+const AT = '2026-11-25T01:00:00.000Z';
+
+/** The answers side by side from their first difference (a whole taint-impact is too long to read). */
+function firstDifference(a: string, b: string): string | undefined {
+  if (a === b) return undefined;
+  let i = 0;
+  while (a[i] === b[i]) i++;
+  return `at ${i}: graphql-jit …${a.slice(Math.max(0, i - 80), i + 120)}… graphql-js …${b.slice(Math.max(0, i - 80), i + 120)}…`;
+}
+
+// GRAPHQL_JIT (src/kernel/graphql/jit-execution.ts): queries are executed by graphql-jit. Two services on
+// the same generated inventory, one with graphql-jit and one with graphql-js only, must give the same
+// answers, byte for byte, for the queries platforms send: every field of the hot decisions (the bench's
+// selections, built from the live schema), lists with paging, introspection, and queries that end in an
+// error (which graphql-jit hands back to graphql-js, so errors keep Apollo's one format). Execution does not
+// touch storage, so the embedded mode stands for both.
+describe('GraphQL queries through graphql-jit answer exactly as graphql-js', () => {
+  let jit: TestApp;
+  let plain: TestApp;
+  const cases: Array<{ name: string; query: string; variables?: Record<string, unknown> }> = [];
+
+  beforeAll(async () => {
+    [jit, plain] = await Promise.all([
+      startTestApp('embedded', { env: { RATE_LIMIT_PER_MINUTE: '0', GRAPHQL_JIT: 'true' } }),
+      startTestApp('embedded', { env: { RATE_LIMIT_PER_MINUTE: '0', GRAPHQL_JIT: 'false' } }),
+    ]);
+    // pinned timestamps: both services hold the same objects
+    const inventory = generateInventory({
+      nodes: 60,
+      pods: 600,
+      seed: 7,
+      drainSeconds: 30,
+      now: new Date('2026-11-25T00:00:00Z'),
+    });
+    for (const app of [jit, plain])
+      for (const chunk of chunkList(inventory.items, 5_000))
+        expect((await app.request('POST', '/v1/import', chunk)).status).toBe(200);
+    const firstNode = inventory.items.find((i: any) => i.kind === 'Node')!.metadata.name;
+    const post = (body: unknown) => jit.request('POST', '/graphql', body).then((r) => r.body);
+    const feasible = (await graphQLOperation(post, 'feasibleNodes'))!;
+    for (const [i, c] of podMix(inventory).entries())
+      cases.push({
+        name: `feasibleNodes, pod ${i}: ${c.name}`,
+        query: feasible.query,
+        variables: feasible.variables(c.body),
+      });
+    const impact = (await graphQLOperation(post, 'taintImpact'))!;
+    cases.push({
+      name: 'taintImpact, every field',
+      query: impact.query,
+      variables: impact.variables({ ...taintImpactBody(), at: AT }),
+    });
+    const summary = (await graphQLOperation(post, 'taintImpactSummary'))!;
+    cases.push({
+      name: 'taintImpactSummary',
+      query: summary.query,
+      variables: summary.variables({ ...taintImpactBody(), at: AT }),
+    });
+    cases.push(
+      {
+        name: 'nodes, a page with labels and taints',
+        query:
+          '{ nodes(first: 7) { edges { cursor node { name labels { key value } taints { key value effect } pods { name } } } pageInfo { hasNextPage endCursor } } }',
+      },
+      {
+        name: 'pods, a page',
+        query:
+          '{ pods(first: 9, namespace: "team-a") { edges { node { namespace name nodeName phase } } pageInfo { endCursor } } }',
+      },
+      {
+        name: 'one node by name',
+        query: 'query($n: String!) { node(name: $n) { name unschedulable } }',
+        variables: { n: firstNode },
+      },
+      { name: 'a node that does not exist', query: '{ node(name: "no-such-node") { name } }' },
+      { name: 'introspection', query: '{ __schema { queryType { name } types { name kind } } }' },
+      {
+        name: 'a variable of the wrong type (an error)',
+        query: 'query($l: Int) { nodes(first: $l) { pageInfo { endCursor } } }',
+        variables: { l: 'x' },
+      },
+      { name: 'a resolver error (an invalid limit)', query: '{ nodes(first: -1) { pageInfo { endCursor } } }' },
+      {
+        name: 'feasibleNodes with an invalid pod (a 4xx from the service)',
+        query: feasible.query,
+        variables: feasible.variables({ pod: { tolerations: [{ operator: 'Bogus' }] } }),
+      },
+    );
+    // sanity for the inputs themselves: the GraphQL mapping of a REST body is what the bench sends too
+    expect(toGraphQLInput({ pod: { nodeSelector: { a: 'b' } } }).pod.nodeSelector).toEqual([{ key: 'a', value: 'b' }]);
+  });
+  afterAll(async () => {
+    await Promise.all([jit?.close(), plain?.close()]);
+  });
+
+  it('gives the same status and the same text for every query, errors included', async () => {
+    expect(cases.length).toBeGreaterThanOrEqual(15);
+    let errors = 0;
+    for (const c of cases) {
+      // twice: the second answer of graphql-jit comes from the compiled document
+      for (let round = 0; round < 2; round++) {
+        const [a, b] = await Promise.all([
+          jit.request('POST', '/graphql', { query: c.query, variables: c.variables }),
+          plain.request('POST', '/graphql', { query: c.query, variables: c.variables }),
+        ]);
+        expect({ name: c.name, status: a.status, difference: firstDifference(a.text, b.text) }).toEqual({
+          name: c.name,
+          status: b.status,
+          difference: undefined,
+        });
+        if (round === 0 && a.body.errors) errors++;
+      }
+    }
+    // the error cases really were errors, and the rest were answers
+    expect(errors).toBe(4);
+    // and graphql-jit answered every query that did not end in an error (the other service: none)
+    const executions = async (app: TestApp, executor: string) => {
+      const text = (await app.request('GET', '/metrics')).text as string;
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith(`taintwise_graphql_executions_total{executor="${executor}"}`));
+      return line === undefined ? 0 : Number(line.split(' ').pop());
+    };
+    expect(await executions(jit, 'graphql-jit')).toBeGreaterThanOrEqual((cases.length - errors) * 2);
+    expect(await executions(plain, 'graphql-jit')).toBe(0);
+  });
+});
