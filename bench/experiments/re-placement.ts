@@ -3,7 +3,7 @@
  * over the 500-node `search` pool (the bench's body, scenarios.ts), answered by TaintImpactService and
  * turned into the bytes the REST controller sends, over a generated inventory mapped straight into an
  * InventorySnapshot (no import, no database: the same computation both storage modes run). The bytes:
- * `taintImpactJson(answer)` in a tree that has rest/taint-impact-json.ts; in an older tree the
+ * `taintImpactBytes(answer)` in a tree that has rest/taint-impact-bytes.ts; in an older tree the
  * controller returned `presentTaintImpact(answer)` and Fastify stringified and UTF-8 encoded it, timed
  * here as `Buffer.from(JSON.stringify(presentTaintImpact(answer)))` (Fastify also measured the text's
  * byte length for Content-Length: left out, so an older tree is timed a little short).
@@ -46,9 +46,9 @@ function loadTree(label: string, dir: string, inv: ReturnType<typeof generateInv
   const { InventorySnapshot } = require(`${root}/src/kernel/snapshot/inventory-snapshot`);
   const { TaintImpactService } = require(`${root}/src/decisions/taint-impact.service`);
   const { presentTaintImpact } = require(`${root}/src/decisions/rest/present-taint-impact`);
-  const writer = `${root}/src/decisions/rest/taint-impact-json`;
+  const writer = `${root}/src/decisions/rest/taint-impact-bytes`;
   const bytes: (answer: unknown) => Buffer = existsSync(`${writer}.ts`)
-    ? require(writer).taintImpactJson
+    ? require(writer).taintImpactBytes
     : (answer) => Buffer.from(JSON.stringify(presentTaintImpact(answer)));
   /* eslint-enable @typescript-eslint/no-require-imports */
   const mapped = mapManifests([{ apiVersion: 'v1', kind: 'List', items: inv.items }], now);

@@ -8,7 +8,7 @@ import { FeasibleNodesService } from '../feasible-nodes.service';
 import { TaintImpactService } from '../taint-impact.service';
 import { TolerationMatchService } from '../toleration-match.service';
 import { presentTaintImpactSummary } from './present-taint-impact';
-import { taintImpactJson } from './taint-impact-json';
+import { taintImpactBytes } from './taint-impact-bytes';
 import {
   FEASIBLE_NODES_ANSWER_EXAMPLE,
   FEASIBLE_NODES_ANSWER_SCHEMA,
@@ -84,9 +84,9 @@ export class DecisionsController {
     if (isSummaryRequest(body)) return presentTaintImpactSummary(this.impact.taintImpactSummary(body));
     // The bytes of presentTaintImpact's JSON, written once (a re-placement answer is ~11 MB): Fastify
     // sends a Buffer as is, where it would stringify the object and encode the text.
-    const json = taintImpactJson(this.impact.taintImpact(body));
+    const bytes = taintImpactBytes(this.impact.taintImpact(body));
     void reply.header('content-type', 'application/json; charset=utf-8');
-    return json;
+    return bytes;
   }
 
   @Post('toleration-match')

@@ -6,13 +6,13 @@ import type { SnapshotService } from '../../kernel/snapshot/snapshot.service';
 import type { TaintImpactAnswer } from '../decision-answers';
 import { TaintImpactService } from '../taint-impact.service';
 import { presentTaintImpact } from './present-taint-impact';
-import { taintImpactJson } from './taint-impact-json';
+import { taintImpactBytes } from './taint-impact-bytes';
 
 // The REST answer must stay byte for byte what Fastify sent for the presented object: its JSON text,
 // UTF-8 encoded.
 const expected = (answer: TaintImpactAnswer) => Buffer.from(JSON.stringify(presentTaintImpact(answer)));
 
-describe('taintImpactJson', () => {
+describe('taintImpactBytes', () => {
   const now = new Date('2026-11-25T12:00:00Z');
   const inv = generateInventory({ nodes: 300, pods: 9_000, seed: 11, drainSeconds: 30, now });
   const stored = buildStoredInventory(inv, now);
@@ -36,7 +36,7 @@ describe('taintImpactJson', () => {
   ])('writes the presented JSON: %s', (_, body, minStranded) => {
     const answer = service.taintImpact({ ...drain, ...body });
     expect(answer.evictions.filter((e) => e.unplacedReason).length).toBeGreaterThanOrEqual(minStranded * 100);
-    expect(taintImpactJson(answer).equals(expected(answer))).toBe(true);
+    expect(taintImpactBytes(answer).equals(expected(answer))).toBe(true);
   });
 
   it('writes the presented JSON of a later page', () => {
@@ -49,7 +49,7 @@ describe('taintImpactJson', () => {
       continue: first.continue,
     });
     expect(next.continue).toBeDefined();
-    expect(taintImpactJson(next).equals(expected(next))).toBe(true);
+    expect(taintImpactBytes(next).equals(expected(next))).toBe(true);
   });
 
   it('escapes and encodes as JSON.stringify and UTF-8 do (quotes, controls, non-ASCII, lone surrogates)', () => {
@@ -90,7 +90,7 @@ describe('taintImpactJson', () => {
       workloads: undefined,
       stranded: [{ namespace: odd, name: `p-${odd}` }],
     };
-    expect(taintImpactJson(answer).equals(expected(answer))).toBe(true);
-    expect(taintImpactJson({ ...answer, evictions: [] }).equals(expected({ ...answer, evictions: [] }))).toBe(true);
+    expect(taintImpactBytes(answer).equals(expected(answer))).toBe(true);
+    expect(taintImpactBytes({ ...answer, evictions: [] }).equals(expected({ ...answer, evictions: [] }))).toBe(true);
   });
 });

@@ -3,7 +3,7 @@ import { JsonBytes } from './json-bytes';
 
 /**
  * The taint-impact answer as REST sends it: the UTF-8 bytes of `JSON.stringify(presentTaintImpact(answer))`
- * (taint-impact-json.spec.ts compares the two), written without the presented copy.
+ * (taint-impact-bytes.spec.ts compares the two), written without the presented copy.
  *
  * A re-placement answer over a pool lists ~14,000 evictions and is ~11 MB, ~70 % of it a few FitError
  * messages (~750 bytes, one per spec group) repeated as `unplacedReason` on every stranded pod; node
@@ -12,7 +12,7 @@ import { JsonBytes } from './json-bytes';
  * Measured on the bench's answer: 23-27 ms for JSON.stringify of the presented answer and ~50 ms more
  * to encode it, against 25-36 ms for these bytes (CPU, load 7-10).
  */
-export function taintImpactJson(answer: TaintImpactAnswer): Buffer {
+export function taintImpactBytes(answer: TaintImpactAnswer): Buffer {
   const out = new JsonBytes();
   const json = new JsonTexts();
   let separator = '{';
