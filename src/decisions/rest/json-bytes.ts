@@ -8,13 +8,13 @@ export class JsonBytes {
   private buffer: Buffer;
   private length = 0;
 
-  constructor(size = 64 * 1024) {
+  constructor(size: number) {
     this.buffer = Buffer.allocUnsafe(size);
   }
 
   /**
-   * Room for `size` more bytes, so the writes that follow do not copy the buffer as it grows. An upper
-   * bound is fine: pages never written are never touched.
+   * Room for `size` more bytes, so the writes that follow do not copy the buffer as it grows. Better
+   * exact than generous: V8 counts the whole buffer as external memory, which paces its full collections.
    */
   reserve(size: number): void {
     if (this.length + size <= this.buffer.length) return;
@@ -24,7 +24,8 @@ export class JsonBytes {
   }
 
   text(value: string): void {
-    this.reserve(value.length * 3); // UTF-8 takes at most 3 bytes per UTF-16 unit
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; short of that room, the exact length decides
+    if (this.length + value.length * 3 > this.buffer.length) this.reserve(Buffer.byteLength(value));
     this.length += this.buffer.write(value, this.length);
   }
 
