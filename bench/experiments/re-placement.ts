@@ -1,9 +1,12 @@
 /**
  * Issue 13's re-placement line without HTTP: taint-impact with `replacement: true` for the drain taint
  * over the 500-node `search` pool (the bench's body, scenarios.ts), answered by TaintImpactService and
- * serialised as the REST controller does (`JSON.stringify(presentTaintImpact(answer))`), over a
- * generated inventory mapped straight into an InventorySnapshot (no import, no database: the same
- * computation both storage modes run).
+ * turned into the bytes the REST controller sends, over a generated inventory mapped straight into an
+ * InventorySnapshot (no import, no database: the same computation both storage modes run). The bytes:
+ * `taintImpactBytes(answer)` in a tree that has rest/taint-impact-bytes.ts; in an older tree the
+ * controller returned `presentTaintImpact(answer)` and Fastify stringified and UTF-8 encoded it, timed
+ * here as `Buffer.from(JSON.stringify(presentTaintImpact(answer)))` (Fastify also measured the text's
+ * byte length for Content-Length: left out, so an older tree is timed a little short).
  *
  * Trees side by side in ONE process: `--trees before=/tmp/before,after=.` loads each tree's own modules
  * (a `git archive` of the commit before, and this work tree), builds each one's snapshot from the same
@@ -14,9 +17,9 @@
  *   node --max-old-space-size=8192 -r @swc-node/register bench/experiments/re-placement.ts \
  *     --trees before=/tmp/before,after=. --nodes 5000 --pods 150000 --pairs 20
  * `--profile <file>`: a CPU profile of the alternated calls only (bench/experiments/top-functions.mjs reads it).
- * `--parts` also times the pieces of one answer (the what-if, the presenter, the stringify) for the last tree.
+ * `--parts` also times the pieces of one answer (the what-if, then its bytes) for the last tree.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { resolve } from 'node:path';
 import { generateInventory } from '../generate-inventory';
@@ -30,8 +33,8 @@ const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 
 
 interface Tree {
   label: string;
-  /** One answer as the REST controller writes it. */
-  answer(body: unknown): string;
+  /** One answer as the REST controller sends it. */
+  answer(body: unknown): Buffer;
   parts(body: unknown): Record<string, number>;
 }
 
@@ -43,6 +46,10 @@ function loadTree(label: string, dir: string, inv: ReturnType<typeof generateInv
   const { InventorySnapshot } = require(`${root}/src/kernel/snapshot/inventory-snapshot`);
   const { TaintImpactService } = require(`${root}/src/decisions/taint-impact.service`);
   const { presentTaintImpact } = require(`${root}/src/decisions/rest/present-taint-impact`);
+  const writer = `${root}/src/decisions/rest/taint-impact-bytes`;
+  const bytes: (answer: unknown) => Buffer = existsSync(`${writer}.ts`)
+    ? require(writer).taintImpactBytes
+    : (answer) => Buffer.from(JSON.stringify(presentTaintImpact(answer)));
   /* eslint-enable @typescript-eslint/no-require-imports */
   const mapped = mapManifests([{ apiVersion: 'v1', kind: 'List', items: inv.items }], now);
   if (mapped.errors.length) throw new Error(`${label}: the importer refused ${mapped.errors.length} objects`);
@@ -57,17 +64,14 @@ function loadTree(label: string, dir: string, inv: ReturnType<typeof generateInv
   const service = new TaintImpactService({ snapshot }, { COMPARISON_OPERATORS: true }, { now: () => now });
   return {
     label,
-    answer: (body) => JSON.stringify(presentTaintImpact(service.taintImpact(body))),
+    answer: (body) => bytes(service.taintImpact(body)),
     parts: (body) => {
-      let t = performance.now();
+      const t = performance.now();
       const answer = service.taintImpact(body);
       const whatIf = performance.now() - t;
-      t = performance.now();
-      const presented = presentTaintImpact(answer);
-      const present = performance.now() - t;
-      t = performance.now();
-      const text = JSON.stringify(presented);
-      return { whatIfMs: whatIf, presentMs: present, stringifyMs: performance.now() - t, kib: text.length / 1024 };
+      const w = performance.now();
+      const sent = bytes(answer);
+      return { whatIfMs: whatIf, bytesMs: performance.now() - w, kib: sent.length / 1024 };
     },
   };
 }
@@ -90,9 +94,9 @@ function main(): void {
 
   // Same text from every tree, and a warm-up (JIT) of each.
   const texts = trees.map((t) => t.answer(body));
-  const parsed = JSON.parse(texts[0]);
+  const parsed = JSON.parse(texts[0].toString());
   for (let i = 1; i < trees.length; i++)
-    if (texts[i] !== texts[0]) throw new Error(`${trees[i].label} answers differently from ${trees[0].label}`);
+    if (!texts[i].equals(texts[0])) throw new Error(`${trees[i].label} answers differently from ${trees[0].label}`);
   for (let w = 0; w < 2; w++) for (const t of trees) t.answer(body);
 
   const profileTo = arg('profile', '');

@@ -8,6 +8,7 @@ import {
   projectLabels,
   resourceFree,
   withNodeResources,
+  withLabelCachesOf,
   withRefreshedResources,
 } from './node-table';
 
@@ -147,6 +148,18 @@ describe('derived tables', () => {
     node('a', { labels: { zone: 'x' }, allocatable: { cpu: 1000, pods: 2 }, requested: { cpu: 900, pods: 2 } }),
     node('b', { labels: { zone: 'y' }, allocatable: { cpu: 1000, pods: 2 }, requested: { cpu: 100, pods: 0 } }),
   ];
+
+  it('withLabelCachesOf shares label caches only between the same names and labels objects', () => {
+    const table = buildNodeTable(nodes);
+    const tainted = buildNodeTable(nodes.map((n) => ({ ...n, taints: gpu, requested: {} })));
+    const shared = withLabelCachesOf(tainted, table);
+    expect(shared.labelCaches).toBe(table.labelCaches);
+    expect(shared.taintClassOf).toBe(tainted.taintClassOf);
+    expect([...shared.cpuFree]).toEqual([...tainted.cpuFree]);
+    const relabelled = buildNodeTable([nodes[0], { ...nodes[1], labels: { zone: 'y' } }]);
+    expect(withLabelCachesOf(relabelled, table)).toBe(relabelled);
+    expect(withLabelCachesOf(buildNodeTable([nodes[0]]), table).labelCaches).not.toBe(table.labelCaches);
+  });
 
   it("withNodeResources replaces one node's resources and shares the rest", () => {
     const table = buildNodeTable(nodes);

@@ -164,9 +164,21 @@ function copyResources(table: NodeTable, nodes: readonly SchedulingNode[], index
 }
 
 /**
+ * `table` sharing `other`'s label caches (label columns, label groups, name index) when both have the
+ * same nodes in the same order, by name and labels OBJECT (taints, cordon and resources may differ: the
+ * caches do not read them); `table` itself otherwise.
+ */
+export function withLabelCachesOf(table: NodeTable, other: NodeTable): NodeTable {
+  if (other.count !== table.count) return table;
+  for (let i = 0; i < table.count; i++)
+    if (other.names[i] !== table.names[i] || other.nodes[i].labels !== table.nodes[i].labels) return table;
+  return { ...table, labelCaches: other.labelCaches };
+}
+
+/**
  * Charges a pod's requests to node `index` IN PLACE: its `requested` vector and the resource columns.
- * Only for a table its caller built and owns (re-place-pods.ts builds one per what-if, over copies of
- * the nodes); tables the snapshot shares are immutable.
+ * Only for a table its caller built and owns (re-place-pods.ts builds one per what-if and copies a node
+ * before charging it the first time); tables the snapshot shares are immutable.
  */
 export function chargePodInPlace(table: NodeTable, index: number, requests: ResourceVector): void {
   const node = table.nodes[index];

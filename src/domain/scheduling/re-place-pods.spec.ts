@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { tolerationsTolerateTaint } from '../tolerations/tolerations-tolerate-taint';
 import type { SchedulingNode, Taint, Toleration } from '../types';
 import { compilePod } from './compile-pod';
+import { buildNodeTable } from './node-table';
 import { rePlacePods } from './re-place-pods';
 
 const node = (name: string, over: Partial<SchedulingNode> = {}): SchedulingNode => ({
@@ -52,9 +53,9 @@ describe('rePlacePods', () => {
   });
 
   it('leaves the nodes it was given unchanged', () => {
-    const nodes = [node('a')];
-    rePlacePods([pod(500)], nodes);
-    expect(nodes[0].requested).toEqual({ pods: 0 });
+    const nodes = [node('a'), node('b')];
+    rePlacePods([pod(500), pod(600)], nodes, { sameNodesAs: buildNodeTable(nodes) });
+    expect(nodes.map((n) => n.requested)).toEqual([{ pods: 0 }, { pods: 0 }]);
   });
 
   it('property: never overfills a node and never places where a filter taint is not tolerated', () => {
@@ -92,6 +93,9 @@ describe('rePlacePods', () => {
         );
         const pods = ps.map((p) => pod(p.cpu, p.tolerations, JSON.stringify(p)));
         const placed = rePlacePods(pods, nodes);
+        // the same answer with another table's label caches (same nodes, other taints and resources)
+        const other = buildNodeTable(nodes.map((n) => ({ ...n, taints: [], requested: {} })));
+        expect(rePlacePods(pods, nodes, { sameNodesAs: other })).toEqual(placed);
         const cpu = new Map(nodes.map((n) => [n.name, n.requested.cpu ?? 0]));
         const count = new Map(nodes.map((n) => [n.name, 0]));
         placed.forEach((p, i) => {
