@@ -15,6 +15,8 @@
  *     --trees before=/tmp/before,after=. --nodes 5000 --pods 150000 --pairs 20
  * `--profile <file>`: a CPU profile of the alternated calls only (bench/experiments/top-functions.mjs reads it).
  * `--parts` also times the pieces of one answer (the what-if, the presenter, the stringify) for the last tree.
+ * `--form lists|summary` answers the same question without re-placement: the plain lists, or the counts
+ * (`summary: true`, through `presentTaintImpactSummary`) — issue 16's two taint-impact lines.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
@@ -42,7 +44,7 @@ function loadTree(label: string, dir: string, inv: ReturnType<typeof generateInv
   const { requestsVector } = require(`${root}/src/kernel/model/pod-requests-vector`);
   const { InventorySnapshot } = require(`${root}/src/kernel/snapshot/inventory-snapshot`);
   const { TaintImpactService } = require(`${root}/src/decisions/taint-impact.service`);
-  const { presentTaintImpact } = require(`${root}/src/decisions/rest/present-taint-impact`);
+  const { presentTaintImpact, presentTaintImpactSummary } = require(`${root}/src/decisions/rest/present-taint-impact`);
   /* eslint-enable @typescript-eslint/no-require-imports */
   const mapped = mapManifests([{ apiVersion: 'v1', kind: 'List', items: inv.items }], now);
   if (mapped.errors.length) throw new Error(`${label}: the importer refused ${mapped.errors.length} objects`);
@@ -57,7 +59,12 @@ function loadTree(label: string, dir: string, inv: ReturnType<typeof generateInv
   const service = new TaintImpactService({ snapshot }, { COMPARISON_OPERATORS: true }, { now: () => now });
   return {
     label,
-    answer: (body) => JSON.stringify(presentTaintImpact(service.taintImpact(body))),
+    answer: (body: any) =>
+      JSON.stringify(
+        body.summary
+          ? presentTaintImpactSummary(service.taintImpactSummary(body))
+          : presentTaintImpact(service.taintImpact(body)),
+      ),
     parts: (body) => {
       let t = performance.now();
       const answer = service.taintImpact(body);
@@ -85,7 +92,9 @@ function main(): void {
       return loadTree(label, dir, inv, now);
     });
   (inv as { items?: unknown }).items = undefined;
-  const body = { ...taintImpactBody(), replacement: true };
+  const form = arg('form', 'replacement');
+  const body = { ...taintImpactBody(), ...(form === 'summary' ? { summary: true } : {}) };
+  if (form === 'replacement') Object.assign(body, { replacement: true });
   const load0 = loadavg();
 
   // Same text from every tree, and a warm-up (JIT) of each.
@@ -130,8 +139,9 @@ function main(): void {
   const out: Record<string, unknown> = {
     nodes: inv.nodeCount,
     pods: inv.podCount,
-    evictions: parsed.evictions.length,
-    stranded: parsed.stranded.length,
+    form,
+    evictions: parsed.evictions?.length ?? parsed.counts.evictNow + parsed.counts.evictAfter,
+    stranded: parsed.stranded?.length,
     answerKiB: Math.round(texts[0].length / 1024),
     pairs,
     load: `${load0} → ${loadavg()}`,
@@ -154,7 +164,7 @@ function main(): void {
         : {}),
     };
   });
-  if (process.argv.includes('--parts')) {
+  if (process.argv.includes('--parts') && form !== 'summary') {
     const last = trees[trees.length - 1];
     const runs = Array.from({ length: 5 }, () => last.parts(body));
     out.parts = Object.fromEntries(

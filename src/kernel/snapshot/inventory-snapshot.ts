@@ -3,7 +3,7 @@ import { schedulingSignature } from '../../domain/tolerations/taint-to-string';
 import { attachNodeTable, type NodeTable } from '../../domain/scheduling/node-table';
 import type { ResourceVector, SchedulingNode, Taint } from '../../domain/types';
 import { isActivePhase, type StoredNode, type StoredPod } from '../model/stored-objects';
-import { PodStore, type BoundPodView, type RePlaceablePodView } from './pod-store';
+import { PodStore, type BoundPodView, type PodColumns, type RePlaceablePodView } from './pod-store';
 import { BudgetIndex } from './budget-index';
 import type { StoredBudget } from '../model/stored-budget';
 import { SchedulingView } from './scheduling-view';
@@ -166,6 +166,16 @@ export class InventorySnapshot {
     return out;
   }
 
+  /** Slots of the active pods bound to a node (read only; valid until the next change), for `podColumns`. */
+  boundSlots(nodeName: string): ReadonlySet<number> {
+    return this.podsByNode.get(nodeName) ?? NO_SLOTS;
+  }
+
+  /** The pods' fields by slot, without building a view or a StoredPod per pod. */
+  podColumns(): PodColumns {
+    return this.pods;
+  }
+
   /** The StoredPod behind a view taken since the last change. */
   storedPod(view: BoundPodView): StoredPod {
     return this.pods.get(view.slot);
@@ -283,6 +293,7 @@ interface SnapshotNode {
 }
 
 const EMPTY_TAINTS: readonly Taint[] = Object.freeze([]);
+const NO_SLOTS: ReadonlySet<number> = new Set();
 
 function emptyRequested(): ResourceVector {
   return { pods: 0 };
