@@ -1,30 +1,12 @@
-import { buildStoredInventory } from '../../bench/ceiling';
-import { generateInventory } from '../../bench/generate-inventory';
-import type { AppConfig } from '../kernel/config/config.schema';
-import { InventorySnapshot } from '../kernel/snapshot/inventory-snapshot';
-import type { SnapshotService } from '../kernel/snapshot/snapshot.service';
 import { presentTaintImpactSummary } from './rest/present-taint-impact';
-import { TaintImpactService } from './taint-impact.service';
+import { impactInventory } from './testing/impact-inventory';
 import { summarizeTaintImpact } from './testing/taint-impact-summary-reference';
 
 // The summary counted from the pod columns (taint-impact-counts.ts) must answer exactly as the first
 // version, which counted the rows of the lists' partition (testing/taint-impact-summary-reference.ts):
 // same counts, instants, groups and order, on a generated inventory.
 const now = new Date('2026-11-25T12:00:00Z');
-const inv = generateInventory({ nodes: 600, pods: 18_000, seed: 11, drainSeconds: 30, now });
-const stored = buildStoredInventory(inv, now);
-// spread the binding times (and leave some unbound-at, counted from createdAt) so deadlines differ per pod
-stored.pods.forEach((pod, i) => {
-  if (pod.nodeName === null) return;
-  if (i % 7 === 0) {
-    pod.boundAt = null;
-    pod.createdAt = new Date(now.getTime() - (i % 600) * 1000);
-  } else pod.boundAt = new Date(now.getTime() - (i % 97) * 1000 - (i % 3) * 0.25);
-});
-const snapshot = new InventorySnapshot();
-snapshot.load(stored.nodes, stored.pods);
-const config = { COMPARISON_OPERATORS: true } as AppConfig;
-const service = new TaintImpactService({ snapshot } as SnapshotService, config, { now: () => now });
+const { stored, service } = impactInventory(now, 11);
 
 type WhatIf = Parameters<typeof summarizeTaintImpact>[1] extends infer E
   ? { at: Date; evictions: E; tolerating: Parameters<typeof summarizeTaintImpact>[2] } & {

@@ -126,7 +126,7 @@ function count(t: Tally, action: number, evictAtMs: number): void {
 }
 
 /** The instant a Date built from `ms` holds, as the lists' evictAt (whole ms): no Date built for the usual whole ms. */
-function dateMs(ms: number): number {
+export function dateMs(ms: number): number {
   return Number.isInteger(ms) && Math.abs(ms) <= 8.64e15 ? ms : new Date(ms).getTime();
 }
 

@@ -23,7 +23,9 @@ import { groupPendingPods, pendingImpact, type PendingGroup } from './pending-im
 import { decodeTaintImpactCursor, pageTaintImpact } from './taint-impact-paging';
 import type { TaintImpactSummary } from './taint-impact-summary';
 import { countTaintImpact } from './taint-impact-counts';
+import { writeTaintImpactJson } from './taint-impact-json';
 import {
+  BudgetTally,
   budgetImpact,
   rePlacementImpact,
   type ImpactEviction,
@@ -123,6 +125,37 @@ export class TaintImpactService {
       ...(page.continue !== undefined ? { continue: page.continue } : {}),
       remainingItemCount: page.remainingItemCount,
     };
+  }
+
+  /**
+   * The lists answer as REST JSON text written from the pod columns (taint-impact-json.ts), for the
+   * whole answer without re-placement; undefined for a page, re-placement or the summary, which the
+   * caller answers with `taintImpact` (GraphQL always does: it selects fields from the objects).
+   */
+  taintImpactJson(body: unknown): string | undefined {
+    const input = parseBody(taintImpactBodySchema, body, 'taint-impact request');
+    if (input.summary || input.replacement || input.limit !== undefined || input.continue !== undefined)
+      return undefined;
+    const proposal = this.proposeTaints(input);
+    const { snapshot } = proposal;
+    const nodes = proposal.targets.map(({ node, taints }) => ({
+      name: node.name,
+      slots: snapshot.boundSlotsInNameOrder(node.name),
+      taints,
+    }));
+    const pending = this.pendingOf(proposal);
+    return writeTaintImpactJson(
+      snapshot.podColumns(),
+      nodes,
+      proposal.at,
+      this.matchOptions,
+      new BudgetTally(snapshot),
+      {
+        unschedulablePending: pending.lost.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
+        schedulablePending: pending.gained.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
+        warnings: proposal.warnings,
+      },
+    );
   }
 
   /** taint-impact's counts form (`summary: true`): per node, per action and per workload, earliest/latest evictAt. */

@@ -47,6 +47,8 @@ export interface PodColumns {
   tolerationsOf(slot: number): StoredPod['tolerations'];
   /** The clock A.3 counts from, epoch ms: boundAt, or createdAt when the pod has none (as BoundPodView). */
   boundAtMs(slot: number): number;
+  labelsOf(slot: number): StoredPod['labels'];
+  phaseOf(slot: number): string;
 }
 
 /**
