@@ -6,7 +6,6 @@
  */
 import { buildStoredInventory } from '../../../bench/ceiling';
 import { generateInventory } from '../../../bench/generate-inventory';
-import { mapManifests } from '../../inventory/import/map-manifests';
 import type { AppConfig } from '../../kernel/config/config.schema';
 import { InventorySnapshot } from '../../kernel/snapshot/inventory-snapshot';
 import type { SnapshotService } from '../../kernel/snapshot/snapshot.service';
@@ -22,14 +21,7 @@ export function impactInventory(now: Date, seed: number) {
       pod.createdAt = new Date(now.getTime() - (i % 600) * 1000);
     } else pod.boundAt = new Date(now.getTime() - (i % 97) * 1000 - (i % 3) * 0.25);
   });
-  const budgets = mapManifests([{ apiVersion: 'v1', kind: 'List', items: inv.items }], now).budgets.map((b) => ({
-    ...b,
-    uid: b.uid ?? '',
-    generation: 1,
-    resourceVersion: '1',
-    createdAt: now,
-    updatedAt: now,
-  }));
+  const { budgets } = stored;
   const snapshot = new InventorySnapshot();
   snapshot.load(stored.nodes, stored.pods, budgets);
   const config = { COMPARISON_OPERATORS: true } as AppConfig;
