@@ -51,7 +51,12 @@ export function budgetImpact(
 export class BudgetTally {
   private readonly index: InventorySnapshot['budgets'];
   private readonly touched = new Map<string, BudgetImpactView & { healthyEvicted: number }>();
-  private readonly selectingByLabels = new Map<object, StoredBudget[]>();
+  /**
+   * Budgets selecting a labels object, per namespace: the pod store shares one labels object between
+   * equal label sets of different namespaces, so the labels alone are not a key (a second namespace's
+   * pods once got the first one's budgets, filtered out, and none of their own).
+   */
+  private readonly selectingByLabels = new Map<string, Map<object, StoredBudget[]>>();
 
   constructor(snapshot: InventorySnapshot) {
     this.index = snapshot.budgets;
@@ -64,8 +69,10 @@ export class BudgetTally {
 
   add(namespace: string, labels: StoredPod['labels'], phase: string, evictedNow: boolean): void {
     const index = this.index;
-    let selecting = this.selectingByLabels.get(labels);
-    if (!selecting) this.selectingByLabels.set(labels, (selecting = index.selecting(namespace, labels)));
+    let inNamespace = this.selectingByLabels.get(namespace);
+    if (!inNamespace) this.selectingByLabels.set(namespace, (inNamespace = new Map()));
+    let selecting = inNamespace.get(labels);
+    if (!selecting) inNamespace.set(labels, (selecting = index.selecting(namespace, labels)));
     for (const budget of selecting) {
       if (budget.namespace !== namespace) continue;
       const key = `${budget.namespace}/${budget.name}`;

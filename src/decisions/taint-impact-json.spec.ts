@@ -55,6 +55,24 @@ describe('taint-impact lists as JSON text from the pod columns against the objec
     expect(text).toBe(JSON.stringify(presentTaintImpact(service.taintImpact(body))));
   });
 
+  it('counts a budget per namespace when pods of two namespaces have equal labels (one shared labels object)', () => {
+    const node = stored.nodes.find((n) => n.labels.pool === 'search')!.name;
+    const base = stored.pods.find((p) => p.nodeName === node)!;
+    for (const namespace of ['aa-one', 'bb-two']) {
+      snapshot.upsertPod({ ...base, namespace, name: 'p', labels: { app: 'twin' }, phase: 'Running' });
+      const spec = { ...budgets[0].spec, selector: { matchLabels: { app: 'twin' } } };
+      snapshot.upsertBudget({ ...budgets[0], namespace, name: 'twin-pdb', spec });
+    }
+    const body = { taints: [DRAIN], nodes: [node] };
+    const text = service.taintImpactJson(body)!;
+    expect(text).toBe(JSON.stringify(presentTaintImpact(service.taintImpact(body))));
+    const twins = JSON.parse(text).budgets.filter((b: { name: string }) => b.name === 'twin-pdb');
+    expect(twins.map((b: { namespace: string; evictedTotal: number }) => [b.namespace, b.evictedTotal])).toEqual([
+      ['aa-one', 1],
+      ['bb-two', 1],
+    ]);
+  });
+
   it('leaves pages, re-placement and the summary to the objects path', () => {
     for (const extra of [{ limit: 10 }, { replacement: true }, { summary: true }])
       expect(service.taintImpactJson({ taints: [DRAIN], labelSelector: 'pool=search', ...extra })).toBeUndefined();
