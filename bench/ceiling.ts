@@ -7,6 +7,7 @@ import { decideFeasibleNodes, FeasibleNodesScratch } from '../src/domain/schedul
 import type { PodSpec } from '../src/domain/types';
 import { mapManifests } from '../src/inventory/import';
 import type { StoredNode, StoredPod } from '../src/kernel/model/stored-objects';
+import type { StoredBudget } from '../src/kernel/model/stored-budget';
 import { requestsVector } from '../src/kernel/model/pod-requests-vector';
 import { InventorySnapshot } from '../src/kernel/snapshot/inventory-snapshot';
 import type { GeneratedInventory } from './generate-inventory';
@@ -33,7 +34,7 @@ export interface CeilingResult {
 export function buildStoredInventory(
   inv: GeneratedInventory,
   now = new Date(),
-): { nodes: StoredNode[]; pods: StoredPod[] } {
+): { nodes: StoredNode[]; pods: StoredPod[]; budgets: StoredBudget[] } {
   const mapped = mapManifests([{ apiVersion: 'v1', kind: 'List', items: inv.items }], now);
   if (mapped.errors.length)
     throw new Error(
@@ -48,7 +49,15 @@ export function buildStoredInventory(
     createdAt: now,
     updatedAt: now,
   }));
-  return { nodes, pods };
+  const budgets: StoredBudget[] = mapped.budgets.map((b) => ({
+    ...b,
+    uid: b.uid ?? '',
+    generation: 1,
+    resourceVersion: '1',
+    createdAt: now,
+    updatedAt: now,
+  }));
+  return { nodes, pods, budgets };
 }
 
 export function buildSnapshot(inv: GeneratedInventory): { snapshot: InventorySnapshot; mapMs: number; loadMs: number } {

@@ -18,6 +18,8 @@
  *     --trees before=/tmp/before,after=. --nodes 5000 --pods 150000 --pairs 20
  * `--profile <file>`: a CPU profile of the alternated calls only (bench/experiments/top-functions.mjs reads it).
  * `--parts` also times the pieces of one answer (the what-if, then its bytes) for the last tree.
+ * `--form lists|summary` answers the same question without re-placement: the plain lists, or the counts
+ * (`summary: true`, through `presentTaintImpactSummary`) — issue 16's two taint-impact lines.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
@@ -45,7 +47,7 @@ function loadTree(label: string, dir: string, inv: ReturnType<typeof generateInv
   const { requestsVector } = require(`${root}/src/kernel/model/pod-requests-vector`);
   const { InventorySnapshot } = require(`${root}/src/kernel/snapshot/inventory-snapshot`);
   const { TaintImpactService } = require(`${root}/src/decisions/taint-impact.service`);
-  const { presentTaintImpact } = require(`${root}/src/decisions/rest/present-taint-impact`);
+  const { presentTaintImpact, presentTaintImpactSummary } = require(`${root}/src/decisions/rest/present-taint-impact`);
   const writer = `${root}/src/decisions/rest/taint-impact-bytes`;
   const bytes: (answer: unknown) => Buffer = existsSync(`${writer}.ts`)
     ? require(writer).taintImpactBytes
@@ -64,7 +66,13 @@ function loadTree(label: string, dir: string, inv: ReturnType<typeof generateInv
   const service = new TaintImpactService({ snapshot }, { COMPARISON_OPERATORS: true }, { now: () => now });
   return {
     label,
-    answer: (body) => bytes(service.taintImpact(body)),
+    // the controller's paths: the summary's counts; JSON text from the columns where the tree has it (whole
+    // lists, no re-placement); otherwise the answer's bytes
+    answer: (body: any) => {
+      if (body.summary) return Buffer.from(JSON.stringify(presentTaintImpactSummary(service.taintImpactSummary(body))));
+      const json = service.taintImpactJson?.(body) as string | undefined;
+      return json !== undefined ? Buffer.from(json) : bytes(service.taintImpact(body));
+    },
     parts: (body) => {
       const t = performance.now();
       const answer = service.taintImpact(body);
@@ -89,15 +97,18 @@ function main(): void {
       return loadTree(label, dir, inv, now);
     });
   (inv as { items?: unknown }).items = undefined;
-  const body = { ...taintImpactBody(), replacement: true };
+  const form = arg('form', 'replacement');
+  const body = { ...taintImpactBody(), ...(form === 'summary' ? { summary: true } : {}) };
+  if (form === 'replacement') Object.assign(body, { replacement: true });
   const load0 = loadavg();
 
   // Same text from every tree, and a warm-up (JIT) of each.
-  const texts = trees.map((t) => t.answer(body));
+  const answer = (t: Tree) => t.answer(body);
+  const texts = trees.map(answer);
   const parsed = JSON.parse(texts[0].toString());
   for (let i = 1; i < trees.length; i++)
     if (!texts[i].equals(texts[0])) throw new Error(`${trees[i].label} answers differently from ${trees[0].label}`);
-  for (let w = 0; w < 2; w++) for (const t of trees) t.answer(body);
+  for (let w = 0; w < 2; w++) for (const t of trees) answer(t);
 
   const profileTo = arg('profile', '');
   const session = profileTo ? new Session() : undefined;
@@ -121,7 +132,7 @@ function main(): void {
     for (const k of order) {
       const c0 = process.cpuUsage();
       const t0 = performance.now();
-      trees[k].answer(body);
+      answer(trees[k]);
       wall[k].push(performance.now() - t0);
       const c = process.cpuUsage(c0);
       cpu[k].push((c.user + c.system) / 1000);
@@ -134,8 +145,9 @@ function main(): void {
   const out: Record<string, unknown> = {
     nodes: inv.nodeCount,
     pods: inv.podCount,
-    evictions: parsed.evictions.length,
-    stranded: parsed.stranded.length,
+    form,
+    evictions: parsed.evictions?.length ?? parsed.counts.evictNow + parsed.counts.evictAfter,
+    stranded: parsed.stranded?.length,
     answerKiB: Math.round(texts[0].length / 1024),
     pairs,
     load: `${load0} → ${loadavg()}`,
@@ -158,7 +170,7 @@ function main(): void {
         : {}),
     };
   });
-  if (process.argv.includes('--parts')) {
+  if (process.argv.includes('--parts') && form !== 'summary') {
     const last = trees[trees.length - 1];
     const runs = Array.from({ length: 5 }, () => last.parts(body));
     out.parts = Object.fromEntries(

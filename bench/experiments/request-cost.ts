@@ -8,15 +8,15 @@
  *   gql-distinct   the same, every pod distinct
  *   impact         taint-impact of the drain taint over pool=search (full list), and `impact-summary`
  *   impact-replace the same with `replacement: true` (every evicted pod re-placed in turn, issue 13)
- * Prints the median CPU ms per request of each phase over the rounds; `--profile <file>` writes a CPU
- * profile of the measured rounds (bench/experiments/top-functions.mjs reads it).
+ * Prints the median CPU ms per request of each phase over the rounds (and the main thread's share);
+ * `--profile <file>` writes a CPU profile of the measured rounds (bench/experiments/top-functions.mjs reads it).
  *   node -r @swc-node/register bench/experiments/request-cost.ts --nodes 1000 --pods 30000 --requests 2000 --rounds 3
  *   ... --phases rest-distinct,gql-mix   (a subset)
  * The service's own config is built from the arguments here (NODE_ENV stays development for it), so
  * `NODE_ENV=production node ...` shows what graphql-js's production mode alone changes.
  * Two trees against each other, batches alternated between two warmed-up processes: ab-trees.ts.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
@@ -104,14 +104,17 @@ async function main() {
     // bodies built before the clock starts: only the service's work is timed
     const bodies = Array.from({ length: count }, (_, n) => phase.body(n));
     const cpu0 = process.cpuUsage();
+    const main0 = mainThreadCpuMs();
     for (const body of bodies) {
       const r = await send(phase.url, body);
       if (r.statusCode !== 200 || r.body.includes('"errors"'))
         throw new Error(`${name} ${r.statusCode} ${r.body.slice(0, 300)}`);
     }
     const cpu = process.cpuUsage(cpu0);
+    (mainMs[name] ??= []).push((mainThreadCpuMs() - main0) / count);
     return (cpu.user + cpu.system) / 1000 / count;
   };
+  const mainMs: Record<string, number[]> = {};
   // warm-up: one full round not counted (the JIT, and the heap settling after the import)
   for (const name of chosen) await run(name, phases[name].count);
   if (process.argv.includes('--serve')) {
@@ -145,10 +148,19 @@ async function main() {
     out[name] = {
       cpuMsMedian: Math.round(median(xs) * 1000) / 1000,
       rounds: xs.map((x) => Math.round(x * 1000) / 1000),
+      // the main thread alone (10 ms ticks): the rest of cpuMs is V8's helper threads (GC marking, compiling)
+      mainThreadMsMedian: Math.round(median(mainMs[name].slice(-xs.length)) * 100) / 100,
     };
   console.log(JSON.stringify(out));
   await app.close();
 }
+/** CPU time of the process's main thread, ms (/proc/self/task/<pid>/stat: utime + stime, in 10 ms ticks). */
+function mainThreadCpuMs(): number {
+  const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 void main().then(
   () => process.exit(0),
   (e) => {

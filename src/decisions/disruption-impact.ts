@@ -2,6 +2,7 @@ import { compilePod, type CompiledPod } from '../domain/scheduling/compile-pod';
 import { rePlacePods, type PodToRePlace } from '../domain/scheduling/re-place-pods';
 import type { MatchOptions } from '../domain/tolerations/tolerates-taint';
 import type { SchedulingNode } from '../domain/types';
+import type { StoredBudget } from '../kernel/model/stored-budget';
 import type { StoredPod } from '../kernel/model/stored-objects';
 import type { InventorySnapshot } from '../kernel/snapshot/inventory-snapshot';
 import type { BudgetImpactView, PodRef, WorkloadImpactView } from './decision-answers';
@@ -37,18 +38,45 @@ export function budgetImpact(
   snapshot: InventorySnapshot,
   evictions: ReadonlyArray<ImpactEviction<Pick<StoredPod, 'namespace' | 'labels' | 'phase'>>>,
 ): BudgetImpactView[] {
-  const index = snapshot.budgets;
-  if (index.size === 0) return [];
-  const touched = new Map<string, BudgetImpactView & { healthyEvicted: number }>();
-  const selectingByLabels = new Map<object, ReturnType<typeof index.selecting>>();
-  for (const eviction of evictions) {
-    const { pod } = eviction;
-    let selecting = selectingByLabels.get(pod.labels);
-    if (!selecting) selectingByLabels.set(pod.labels, (selecting = index.selecting(pod.namespace, pod.labels)));
+  const tally = new BudgetTally(snapshot);
+  if (tally.empty) return [];
+  for (const { pod, action } of evictions) tally.add(pod.namespace, pod.labels, pod.phase, action === 'EvictNow');
+  return tally.views();
+}
+
+/**
+ * budgetImpact one eviction at a time, for a caller that reads the pods from the snapshot's columns and
+ * builds no eviction object per pod (taint-impact-json.ts).
+ */
+export class BudgetTally {
+  private readonly index: InventorySnapshot['budgets'];
+  private readonly touched = new Map<string, BudgetImpactView & { healthyEvicted: number }>();
+  /**
+   * Budgets selecting a labels object, per namespace: the pod store shares one labels object between
+   * equal label sets of different namespaces, so the labels alone are not a key (a second namespace's
+   * pods once got the first one's budgets, filtered out, and none of their own).
+   */
+  private readonly selectingByLabels = new Map<string, Map<object, StoredBudget[]>>();
+
+  constructor(snapshot: InventorySnapshot) {
+    this.index = snapshot.budgets;
+  }
+
+  /** No budget at all: nothing to count. */
+  get empty(): boolean {
+    return this.index.size === 0;
+  }
+
+  add(namespace: string, labels: StoredPod['labels'], phase: string, evictedNow: boolean): void {
+    const index = this.index;
+    let inNamespace = this.selectingByLabels.get(namespace);
+    if (!inNamespace) this.selectingByLabels.set(namespace, (inNamespace = new Map()));
+    let selecting = inNamespace.get(labels);
+    if (!selecting) inNamespace.set(labels, (selecting = index.selecting(namespace, labels)));
     for (const budget of selecting) {
-      if (budget.namespace !== pod.namespace) continue;
+      if (budget.namespace !== namespace) continue;
       const key = `${budget.namespace}/${budget.name}`;
-      let view = touched.get(key);
+      let view = this.touched.get(key);
       if (!view) {
         const status = index.status(budget.namespace, budget.name)!;
         view = {
@@ -62,16 +90,19 @@ export function budgetImpact(
           violated: false,
           healthyEvicted: 0,
         };
-        touched.set(key, view);
+        this.touched.set(key, view);
       }
       view.evictedTotal++;
-      if (eviction.action === 'EvictNow') view.evictedNow++;
-      if (pod.phase === 'Running') view.healthyEvicted++;
+      if (evictedNow) view.evictedNow++;
+      if (phase === 'Running') view.healthyEvicted++;
     }
   }
-  return [...touched.values()]
-    .map(({ healthyEvicted, ...view }) => ({ ...view, violated: healthyEvicted > view.disruptionsAllowed }))
-    .sort((a, b) => (a.namespace === b.namespace ? compare(a.name, b.name) : compare(a.namespace, b.namespace)));
+
+  views(): BudgetImpactView[] {
+    return [...this.touched.values()]
+      .map(({ healthyEvicted, ...view }) => ({ ...view, violated: healthyEvicted > view.disruptionsAllowed }))
+      .sort((a, b) => (a.namespace === b.namespace ? compare(a.name, b.name) : compare(a.namespace, b.namespace)));
+  }
 }
 
 /** What re-placement reads of an evicted pod: a StoredPod, or the snapshot's lighter view of one. */

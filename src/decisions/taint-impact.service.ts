@@ -21,8 +21,11 @@ import { taintImpactBodySchema, type TaintImpactBody } from './decision-bodies';
 import { matchOptionsOf } from './decision-requests';
 import { groupPendingPods, pendingImpact, type PendingGroup } from './pending-impact';
 import { decodeTaintImpactCursor, pageTaintImpact } from './taint-impact-paging';
-import { summarizeTaintImpact, type TaintImpactSummary } from './taint-impact-summary';
+import type { TaintImpactSummary } from './taint-impact-summary';
+import { countTaintImpact } from './taint-impact-counts';
+import { writeTaintImpactJson } from './taint-impact-json';
 import {
+  BudgetTally,
   budgetImpact,
   rePlacementImpact,
   type ImpactEviction,
@@ -124,6 +127,37 @@ export class TaintImpactService {
     };
   }
 
+  /**
+   * The lists answer as REST JSON text written from the pod columns (taint-impact-json.ts), for the
+   * whole answer without re-placement; undefined for a page, re-placement or the summary, which the
+   * caller answers with `taintImpact` (GraphQL always does: it selects fields from the objects).
+   */
+  taintImpactJson(body: unknown): string | undefined {
+    const input = parseBody(taintImpactBodySchema, body, 'taint-impact request');
+    if (input.summary || input.replacement || input.limit !== undefined || input.continue !== undefined)
+      return undefined;
+    const proposal = this.proposeTaints(input);
+    const { snapshot } = proposal;
+    const nodes = proposal.targets.map(({ node, taints }) => ({
+      name: node.name,
+      slots: snapshot.boundSlotsInNameOrder(node.name),
+      taints,
+    }));
+    const pending = this.pendingOf(proposal);
+    return writeTaintImpactJson(
+      snapshot.podColumns(),
+      nodes,
+      proposal.at,
+      this.matchOptions,
+      new BudgetTally(snapshot),
+      {
+        unschedulablePending: pending.lost.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
+        schedulablePending: pending.gained.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
+        warnings: proposal.warnings,
+      },
+    );
+  }
+
   /** taint-impact's counts form (`summary: true`): per node, per action and per workload, earliest/latest evictAt. */
   taintImpactSummary(body: unknown): TaintImpactSummary {
     const input = parseBody(taintImpactBodySchema, body, 'taint-impact request');
@@ -136,19 +170,50 @@ export class TaintImpactService {
         },
       ]);
     }
-    const impact = this.computeTaintImpact(input);
-    // the partition's own rows: no list of pods is built for the counts
-    return summarizeTaintImpact(
-      impact.at,
-      impact.evictions,
-      impact.tolerating,
-      { unschedulable: impact.pending.lost.length, schedulable: impact.pending.gained.length },
-      impact.warnings,
-    );
+    const proposal = this.proposeTaints(input);
+    // counted from the pod columns: no view, decision or Date per pod, no sort (taint-impact-counts.ts)
+    const nodes = proposal.targets.map(({ node, taints }) => ({
+      name: node.name,
+      slots: proposal.snapshot.boundSlots(node.name),
+      taints,
+    }));
+    const counted = countTaintImpact(proposal.snapshot.podColumns(), nodes, proposal.at, this.matchOptions);
+    const pending = this.pendingOf(proposal);
+    return {
+      at: proposal.at,
+      counts: {
+        ...counted.total,
+        unschedulablePending: pending.lost.length,
+        schedulablePending: pending.gained.length,
+      },
+      byNode: counted.byNode,
+      byWorkload: counted.byWorkload,
+      warnings: proposal.warnings,
+    };
   }
 
-  /** The what-if itself, shared by the lists, their pages and the summary. */
+  /** The what-if itself, as the lists and their pages read it: every bound pod of the targets decided. */
   private computeTaintImpact(input: TaintImpactBody, pinnedAt?: Date) {
+    const proposal = this.proposeTaints(input, pinnedAt);
+    const bound: Array<PodOnTaintedNode<BoundPodView>> = [];
+    for (const { node, taints } of proposal.targets) {
+      // Pods in (namespace, name) order per node, nodes by name: the answer needs no global sort. Light
+      // views (boundAt already defaulted to createdAt), not StoredPods: ~15,000 per request on a pool.
+      for (const pod of proposal.snapshot.boundPodViews(node.name).sort(compareRefs))
+        bound.push({ pod, node: node.name, taints });
+    }
+    const partition = partitionTaintImpact(bound, proposal.at, this.matchOptions);
+    const { at, warnings, after, snapshot } = proposal;
+    const pending = this.pendingOf(proposal);
+    return { at, evictions: partition.evictions, tolerating: partition.tolerating, pending, warnings, after, snapshot };
+  }
+
+  /**
+   * The taint change applied in memory to the target nodes (by name), shared by the lists and the
+   * summary: each target's proposed taints, the nodes whose scheduling taints change (as they are and
+   * as they would be), and the warnings for removals that match nothing.
+   */
+  private proposeTaints(input: TaintImpactBody, pinnedAt?: Date) {
     const targets = [input.nodes !== undefined, input.labelSelector !== undefined, input.all === true].filter(
       Boolean,
     ).length;
@@ -170,31 +235,47 @@ export class TaintImpactService {
     const before = new Map<string, SchedulingNode>();
     const after = new Map<string, SchedulingNode>();
     const internTaints = taintInterner();
-    const bound: Array<PodOnTaintedNode<BoundPodView>> = [];
+    // The change's outcome depends on a node's taints only (with timeAdded), and a pool's nodes share
+    // them: worked out once per distinct list (500 nodes of a pool, 1 list), and the nodes that share
+    // it share the proposed array too, so the NoExecute rule is judged once per (tolerations, list).
+    const outcomes = new Map<string, ProposedTaints>();
+    const proposed: Array<{ node: SchedulingNode; taints: readonly Taint[] }> = [];
     for (const node of targetNodes) {
       const current = snapshot.node(node.name)!.taints;
-      const remove: TaintRemoval[] = [];
-      for (const removal of changes.remove) {
-        if (current.some((taint) => matchesRemoval(taint, removal))) remove.push(removal);
-        else
-          warnings.push(
-            `node ${node.name}: taint ${goQuote(taintToString(removal))} not found (kubectl taint would refuse the command; ignored on this node)`,
-          );
+      const key = taintListKey(current);
+      let outcome = outcomes.get(key);
+      if (outcome === undefined) {
+        const remove: TaintRemoval[] = [];
+        const missing: TaintRemoval[] = [];
+        for (const removal of changes.remove)
+          (current.some((taint) => matchesRemoval(taint, removal)) ? remove : missing).push(removal);
+        const applied = applyTaintChanges(
+          node.name,
+          current,
+          { add: changes.add, remove },
+          { overwrite: true, now: at },
+        );
+        const changed = schedulingSignature(applied.taints) !== schedulingSignature(current);
+        outcome = { taints: applied.taints, missing, after: changed ? internTaints(applied.taints) : undefined };
+        outcomes.set(key, outcome);
       }
-      const applied = applyTaintChanges(node.name, current, { add: changes.add, remove }, { overwrite: true, now: at });
-      if (schedulingSignature(applied.taints) !== schedulingSignature(current)) {
+      for (const removal of outcome.missing)
+        warnings.push(
+          `node ${node.name}: taint ${goQuote(taintToString(removal))} not found (kubectl taint would refuse the command; ignored on this node)`,
+        );
+      if (outcome.after !== undefined) {
         before.set(node.name, node);
-        after.set(node.name, { ...node, taints: internTaints(applied.taints) });
+        after.set(node.name, { ...node, taints: outcome.after });
       }
-      // Pods in (namespace, name) order per node, nodes by name: the answer needs no global sort. Light
-      // views (boundAt already defaulted to createdAt), not StoredPods: ~15,000 per request on a pool.
-      for (const pod of snapshot.boundPodViews(node.name).sort(compareRefs))
-        bound.push({ pod, node: node.name, taints: applied.taints });
+      proposed.push({ node, taints: outcome.taints });
     }
+    return { at, snapshot, targets: proposed, before, after, warnings };
+  }
 
-    const partition = partitionTaintImpact(bound, at, this.matchOptions);
-    const pending = pendingImpact(this.pendingGroupsOf(snapshot), snapshot.schedulingNodes(), before, after);
-    return { at, evictions: partition.evictions, tolerating: partition.tolerating, pending, warnings, after, snapshot };
+  /** Pending pods that lose their last feasible node or gain a first one (the grouping is kept per snapshot). */
+  private pendingOf(proposal: ReturnType<TaintImpactService['proposeTaints']>) {
+    const { snapshot, before, after } = proposal;
+    return pendingImpact(this.pendingGroupsOf(snapshot), snapshot.schedulingNodes(), before, after);
   }
 
   /**
@@ -249,6 +330,24 @@ export class TaintImpactService {
     }
     return this.pendingGroups.groups;
   }
+}
+
+/**
+ * One distinct current taint list under the change: the proposed list, the removals it lacks, and (when
+ * the scheduling taints change) the interned list.
+ */
+interface ProposedTaints {
+  taints: readonly Taint[];
+  missing: TaintRemoval[];
+  after: readonly Taint[] | undefined;
+}
+
+/** Everything applyTaintChanges reads of a node's taints, in order: key, value (absent apart), effect, timeAdded. */
+function taintListKey(taints: readonly Taint[]): string {
+  let key = '';
+  for (const t of taints)
+    key += `${t.key}\u0000${t.value === undefined ? '\u0001' : t.value}\u0000${t.effect}\u0000${t.timeAdded === undefined ? 'u' : t.timeAdded === null ? 'n' : t.timeAdded.getTime()}\u0002`;
+  return key;
 }
 
 function matchesRemoval(taint: Taint, removal: TaintRemoval): boolean {

