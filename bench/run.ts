@@ -1055,20 +1055,12 @@ async function measureWebhookLag(service: Service, inv: GeneratedInventory, base
     if (answer.status !== 200)
       return { status: 'error', note: `POST /v1/taints answered ${answer.status}: ${answer.text.slice(0, 400)}` };
     // Every event the taint committed, from the audit log (its request id).
-    let events = 0;
-    let token: string | undefined;
-    do {
-      const page = await http(
-        service.url,
-        'GET',
-        `/v1/events/history?since=${encodeURIComponent(since)}&limit=5000${token ? `&continue=${token}` : ''}`,
-      );
-      if (page.status !== 200) return { status: 'error', note: `GET /v1/events/history answered ${page.status}` };
-      events += (page.body.items as Array<{ requestId: string | null }>).filter(
-        (e) => e.requestId === requestId,
-      ).length;
-      token = page.body.continue;
-    } while (token);
+    const history = await listAll<{ requestId: string | null }>(
+      service.url,
+      `/v1/events/history?since=${encodeURIComponent(since)}`,
+    );
+    if (history.status !== 200) return { status: 'error', note: `GET /v1/events/history answered ${history.status}` };
+    const events = history.items.filter((e) => e.requestId === requestId).length;
     const mine = () => receiver.messages.filter((m) => m.requestId === requestId);
     const deadline = answeredAt + 60_000;
     while (mine().length < events && performance.now() < deadline) await sleep(50);

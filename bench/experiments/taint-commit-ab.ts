@@ -27,7 +27,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { chunkList, generateInventory } from '../generate-inventory';
-import { http } from '../lib/http';
+import { http, listAll } from '../lib/http';
 import { load } from '../lib/machine';
 import { Service, sleep } from '../lib/service';
 import { BenchWebhookReceiver } from '../lib/webhook-receiver';
@@ -227,19 +227,12 @@ async function webhookLag(service: Service, names: string[]): Promise<Partial<Ro
     );
     const answeredAt = performance.now();
     if (answer.status !== 200) throw new Error(`taint answered ${answer.status}: ${answer.text.slice(0, 300)}`);
-    let events = 0;
-    let token: string | undefined;
-    do {
-      const page = await http(
-        service.url,
-        'GET',
-        `/v1/events/history?since=${encodeURIComponent(since)}&limit=5000${token ? `&continue=${token}` : ''}`,
-      );
-      events += (page.body.items as Array<{ requestId: string | null }>).filter(
-        (e) => e.requestId === requestId,
-      ).length;
-      token = page.body.continue;
-    } while (token);
+    const history = await listAll<{ requestId: string | null }>(
+      service.url,
+      `/v1/events/history?since=${encodeURIComponent(since)}`,
+    );
+    if (history.status !== 200) throw new Error(`GET /v1/events/history answered ${history.status}`);
+    const events = history.items.filter((e) => e.requestId === requestId).length;
     const mine = () => receiver.messages.filter((m) => m.requestId === requestId);
     const deadline = answeredAt + 60_000;
     while (mine().length < events && performance.now() < deadline) await sleep(50);
