@@ -327,17 +327,10 @@ export class ImportService {
     const others = [...targetNames].filter((n) => !importedNodeNames.has(n));
     const knownNodes = await this.nodes.existingNodeNames(run.tx, others);
     for (const n of importedNodeNames) knownNodes.add(n);
-    const storedPods = await this.pods.upsertPods(run.tx, pods, run.now);
+    // the cluster's objects are marked as its own as they are written (before the planner runs: its evictions of
+    // mirrored pods are forecasts)
+    const storedPods = await this.pods.upsertPods(run.tx, pods, run.now, originOf(run));
     for (const { pod } of storedPods) run.changes.pod(pod);
-    if (run.fromCluster) {
-      // the cluster's objects, marked before the planner runs: its evictions of mirrored pods are forecasts
-      await this.nodes.setOrigin(
-        run.tx,
-        nodeWrites.map((n) => n.name),
-        'cluster',
-      );
-      await this.pods.setOrigin(run.tx, pods, 'cluster');
-    }
     await this.replan(run, { storedNodes, storedPods, existing, previousTaints, targetNames, knownNodes });
     const budgets = await this.writeBudgets(run, parsed.budgets);
     return {
@@ -400,7 +393,7 @@ export class ImportService {
       ...n,
       taints: stampTaints(n.taints, previousTaints.get(n.name) ?? [], run.now, true),
     }));
-    const stored = await this.nodes.upsertNodes(run.tx, stamped, run.now);
+    const stored = await this.nodes.upsertNodes(run.tx, stamped, run.now, originOf(run));
     for (const { node } of stored) run.changes.node(node);
     return stored;
   }
@@ -559,4 +552,9 @@ function decodeError(errors: readonly ImportError[], notes: readonly string[]): 
 function createdAndUpdated(written: ReadonlyArray<{ created: boolean }>): { created: number; updated: number } {
   const created = written.filter((w) => w.created).length;
   return { created, updated: written.length - created };
+}
+
+/** The origin an import run's writes carry: the mirror's are the cluster's; a local import's keep the default. */
+function originOf(run: ImportRun): 'cluster' | undefined {
+  return run.fromCluster ? 'cluster' : undefined;
 }

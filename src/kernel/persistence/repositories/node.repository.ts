@@ -178,19 +178,6 @@ export class NodeRepository {
     }
     return out;
   }
-  /**
-   * Marks nodes as the mirrored cluster's (`cluster`) or this service's (`local`): only the mirror writes
-   * cluster-owned nodes (UnitOfWork refuses other writers with a 409).
-   */
-  async setOrigin(db: Db, names: readonly string[], origin: 'cluster' | 'local'): Promise<void> {
-    for (const chunk of chunks(names, CHUNK * 4))
-      await db.$executeRawUnsafe(
-        'UPDATE nodes SET origin = $2 WHERE name = ANY($1::text[]) AND origin <> $2',
-        [...chunk],
-        origin,
-      );
-  }
-
   /** Which of the names are cluster-owned (mirrored) nodes. */
   async clusterOwned(db: Db, names: readonly string[]): Promise<string[]> {
     const out: string[] = [];
@@ -212,11 +199,16 @@ export class NodeRepository {
     return rows.map((r) => r.name);
   }
 
-  /** Creates or replaces nodes and their taints (already stamped). Answers the stored nodes and which were created. */
+  /**
+   * Creates or replaces nodes and their taints (already stamped). Answers the stored nodes and which were created.
+   * `origin` 'cluster' marks them the mirrored cluster's in the same statement; without it a new node is `local`
+   * and a replaced one keeps its origin.
+   */
   async upsertNodes(
     db: Db,
     nodes: readonly NodeWrite[],
     now: Date,
+    origin?: 'cluster',
   ): Promise<Array<{ node: StoredNode; created: boolean }>> {
     const out: Array<{ node: StoredNode; created: boolean }> = [];
     for (const chunk of chunks(nodes, CHUNK)) {
@@ -229,11 +221,13 @@ export class NodeRepository {
           inserted: boolean;
         }>
       >(
-        `INSERT INTO nodes (name, labels, unschedulable, conditions, allocatable, resource_version, created_at, updated_at)
-         SELECT t.name, t.labels::jsonb, t.unschedulable, t.conditions::jsonb, t.allocatable::jsonb, 1, $6::timestamptz, $6::timestamptz
+        `INSERT INTO nodes (name, labels, unschedulable, conditions, allocatable, resource_version, created_at, updated_at, origin)
+         SELECT t.name, t.labels::jsonb, t.unschedulable, t.conditions::jsonb, t.allocatable::jsonb, 1, $6::timestamptz, $6::timestamptz,
+                COALESCE($7::text, 'local')
          FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::text[]) AS t(name, labels, unschedulable, conditions, allocatable)
          ON CONFLICT (name) DO UPDATE SET labels = EXCLUDED.labels, unschedulable = EXCLUDED.unschedulable, conditions = EXCLUDED.conditions,
-           allocatable = EXCLUDED.allocatable, resource_version = nodes.resource_version + 1, updated_at = EXCLUDED.updated_at
+           allocatable = EXCLUDED.allocatable, resource_version = nodes.resource_version + 1, updated_at = EXCLUDED.updated_at,
+           origin = COALESCE($7::text, nodes.origin)
          RETURNING name, resource_version, created_at, updated_at, (xmax = 0) AS inserted`,
         chunk.map((n) => n.name),
         chunk.map((n) => JSON.stringify(n.labels)),
@@ -241,6 +235,7 @@ export class NodeRepository {
         chunk.map((n) => JSON.stringify(n.conditions)),
         chunk.map((n) => (n.allocatable === null ? null : JSON.stringify(n.allocatable))),
         now.toISOString(),
+        origin ?? null,
       );
       const byName = new Map(rows.map((r) => [r.name, r]));
       for (const n of chunk) {

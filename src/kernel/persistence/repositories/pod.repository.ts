@@ -209,22 +209,6 @@ export class PodRepository {
     return out;
   }
 
-  /** Marks pods as the mirrored cluster's (`cluster`) or this service's (`local`), by namespace/name. */
-  async setOrigin(
-    db: Db,
-    keys: ReadonlyArray<{ namespace: string; name: string }>,
-    origin: 'cluster' | 'local',
-  ): Promise<void> {
-    for (const chunk of chunks(keys, CHUNK * 2))
-      await db.$executeRawUnsafe(
-        `UPDATE pods p SET origin = $3 FROM unnest($1::text[], $2::text[]) AS k(namespace, name)
-         WHERE p.namespace = k.namespace AND p.name = k.name AND p.origin <> $3`,
-        chunk.map((k) => k.namespace),
-        chunk.map((k) => k.name),
-        origin,
-      );
-  }
-
   /** Which of these pods (namespace/name) are cluster-owned (mirrored), as `namespace/name`. */
   async clusterOwned(db: Db, keys: ReadonlyArray<{ namespace: string; name: string }>): Promise<string[]> {
     const out: string[] = [];
@@ -298,9 +282,16 @@ export class PodRepository {
 
   /**
    * Creates or replaces pods. A replaced pod keeps the uid it was first stored with (eviction rows
-   * refer to it). Answers the stored pods and which were created.
+   * refer to it). Answers the stored pods and which were created. `origin` 'cluster' marks them the mirrored
+   * cluster's in the same statement (a second UPDATE wrote every row twice: a new tuple version per pod in the
+   * mirror's initial sync); without it a new pod is `local` and a replaced one keeps its origin.
    */
-  async upsertPods(db: Db, pods: readonly PodWrite[], now: Date): Promise<Array<{ pod: StoredPod; created: boolean }>> {
+  async upsertPods(
+    db: Db,
+    pods: readonly PodWrite[],
+    now: Date,
+    origin?: 'cluster',
+  ): Promise<Array<{ pod: StoredPod; created: boolean }>> {
     const out: Array<{ pod: StoredPod; created: boolean }> = [];
     for (const chunk of chunks(pods, CHUNK)) {
       const rows = await db.$queryRawUnsafe<
@@ -315,17 +306,18 @@ export class PodRepository {
         }>
       >(
         `INSERT INTO pods (id, namespace, name, uid, node_name, phase, bound_at, tolerations, node_selector, affinity, priority,
-                           owner_kind, owner_name, resources, requests, host_network, labels, resource_version, created_at, updated_at)
+                           owner_kind, owner_name, resources, requests, host_network, labels, resource_version, created_at, updated_at, origin)
          SELECT gen_random_uuid(), t.namespace, t.name, t.uid, t.node_name, t.phase, t.bound_at, t.tolerations::jsonb, t.node_selector::jsonb,
                 t.affinity::jsonb, t.priority, t.owner_kind, t.owner_name, t.resources::jsonb, t.requests::jsonb, t.host_network, t.labels::jsonb, 1,
-                $16::timestamptz, $16::timestamptz
+                $16::timestamptz, $16::timestamptz, COALESCE($18::text, 'local')
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::text[], $8::text[], $9::text[],
                      $10::int[], $11::text[], $12::text[], $13::text[], $14::text[], $15::boolean[], $17::text[])
               AS t(namespace, name, uid, node_name, phase, bound_at, tolerations, node_selector, affinity, priority, owner_kind, owner_name, resources, requests, host_network, labels)
          ON CONFLICT (namespace, name) DO UPDATE SET node_name = EXCLUDED.node_name, phase = EXCLUDED.phase, bound_at = EXCLUDED.bound_at,
            tolerations = EXCLUDED.tolerations, node_selector = EXCLUDED.node_selector, affinity = EXCLUDED.affinity, priority = EXCLUDED.priority,
            owner_kind = EXCLUDED.owner_kind, owner_name = EXCLUDED.owner_name, resources = EXCLUDED.resources, requests = EXCLUDED.requests,
-           host_network = EXCLUDED.host_network, labels = EXCLUDED.labels, resource_version = pods.resource_version + 1, updated_at = EXCLUDED.updated_at
+           host_network = EXCLUDED.host_network, labels = EXCLUDED.labels, resource_version = pods.resource_version + 1, updated_at = EXCLUDED.updated_at,
+           origin = COALESCE($18::text, pods.origin)
          RETURNING namespace, name, uid, resource_version, created_at, updated_at, (xmax = 0) AS inserted`,
         chunk.map((p) => p.namespace),
         chunk.map((p) => p.name),
@@ -344,6 +336,7 @@ export class PodRepository {
         chunk.map((p) => p.hostNetwork),
         now.toISOString(),
         chunk.map((p) => JSON.stringify(p.labels)),
+        origin ?? null,
       );
       const byKey = new Map(rows.map((r) => [`${r.namespace}/${r.name}`, r]));
       for (const p of chunk) {
