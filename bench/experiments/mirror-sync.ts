@@ -6,8 +6,11 @@
  * client (no mirror): what serving the list costs by itself.
  *
  *   node -r @swc-node/register bench/experiments/mirror-sync.ts --mode embedded [--nodes 5000] [--pods 150000]
- *     [--rounds 1] [--page-limit 1000] [--profile <dir>] [--mirror-env K=V ...] [--from-source] [--before <tree>]
+ *     [--rounds 1] [--page-limit 1000] [--profile <dir>] [--mirror-env K=V ...] [--mirror-env-alternate K=V ...]
+ *     [--from-source] [--before <tree>]
  *
+ * `--mirror-env-alternate K=V`: each round runs the mirror twice against the same cluster, first without these
+ * settings, then with them (on top of `--mirror-env`): an A/B of a setting such as SYNC_LIST_CHUNK, one tree.
  * `--before <tree>` (e.g. a `git archive` of the commit before, with node_modules and src/generated beside it):
  * two clusters, one per tree (the list serving is part of what is measured), each loaded with the same inventory;
  * each round runs the before tree's mirror against the before cluster, then this tree's against this tree's, so
@@ -111,27 +114,42 @@ async function main(): Promise<void> {
         `${mode} ${tree.label}: the cluster served GET /api/v1/pods?limit=${pageLimit} in ${(listed.ms / 1000).toFixed(1)} s (${listed.pages} pages, ${listed.items} pods) to a plain client`,
       );
     }
-    for (let round = 1; round <= rounds; round++)
-      for (const { tree, service } of clusters) {
-        const clusterCpu = service.cpuSeconds();
-        const f = await measureMirrorInitialSync(
-          mode,
-          service,
+    const alternate = pairs('mirror-env-alternate');
+    const variants = Object.keys(alternate).length
+      ? [
+          { label: '', env: {} },
           {
-            ...settings,
-            serviceDir: tree.dir,
-            serviceEntry: tree.entry,
-            watchRate: 0,
-            watchSeconds: 0,
-            mirrorEnv: pairs('mirror-env'),
-            mirrorNodeArgs: prof(`mirror-${tree.label.replace(' ', '-')}-${round}`),
+            label: ` with ${Object.entries(alternate)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(' ')}`,
+            env: alternate,
           },
-          { nodes: inv.nodeCount, pods: inv.podCount },
-        );
-        log(
-          `${mode} round ${round} ${tree.label}: ${f.status} spawn → ready ${f.readyMs !== undefined ? `${(f.readyMs / 1000).toFixed(1)} s` : '?'}, sync ${f.syncSeconds?.toFixed(1) ?? '?'} s (${f.nodes} nodes, ${f.pods} pods, ${f.budgets} budgets); CPU: mirror ${f.cpuSeconds?.toFixed(1) ?? '?'} s, cluster ${(service.cpuSeconds() - clusterCpu).toFixed(1)} s${f.note ? `; ${f.note}` : ''}`,
-        );
-      }
+        ]
+      : [{ label: '', env: {} }];
+    for (let round = 1; round <= rounds; round++)
+      for (const { tree, service } of clusters)
+        for (const variant of variants) {
+          const clusterCpu = service.cpuSeconds();
+          const f = await measureMirrorInitialSync(
+            mode,
+            service,
+            {
+              ...settings,
+              serviceDir: tree.dir,
+              serviceEntry: tree.entry,
+              watchRate: 0,
+              watchSeconds: 0,
+              mirrorEnv: { ...pairs('mirror-env'), ...variant.env },
+              mirrorNodeArgs: prof(
+                `mirror-${tree.label.replace(' ', '-')}-${round}${variant.label ? '-alternate' : ''}`,
+              ),
+            },
+            { nodes: inv.nodeCount, pods: inv.podCount },
+          );
+          log(
+            `${mode} round ${round} ${tree.label}${variant.label}: ${f.status} spawn → ready ${f.readyMs !== undefined ? `${(f.readyMs / 1000).toFixed(1)} s` : '?'}, sync ${f.syncSeconds?.toFixed(1) ?? '?'} s (${f.nodes} nodes, ${f.pods} pods, ${f.budgets} budgets); CPU: mirror ${f.cpuSeconds?.toFixed(1) ?? '?'} s, cluster ${(service.cpuSeconds() - clusterCpu).toFixed(1)} s${f.note ? `; ${f.note}` : ''}`,
+          );
+        }
   } finally {
     for (const c of clusters) {
       await c.service.stop();

@@ -4,6 +4,7 @@ import type { PodPhase, StoredPod } from '../../model/stored-objects';
 import { JsonInterner, POD_COLUMNS, POD_TEXT, podsFromTexts } from './pod-rows';
 import { Prisma } from '../../../generated/prisma/client';
 import { json, type Db } from '../prisma-types';
+import { SharedJson } from './shared-json';
 import { CHUNK, chunks, toDate } from './sql-batches';
 
 /** What a write stores for a pod: the stored pod without the fields the database sets. */
@@ -293,7 +294,16 @@ export class PodRepository {
     origin?: 'cluster',
   ): Promise<Array<{ pod: StoredPod; created: boolean }>> {
     const out: Array<{ pod: StoredPod; created: boolean }> = [];
+    const json = new SharedJson();
     for (const chunk of chunks(pods, CHUNK)) {
+      const texts = chunk.map((p) => ({
+        tolerations: json.text(p.tolerations),
+        nodeSelector: json.text(p.nodeSelector),
+        affinity: p.affinity === null ? null : json.text(p.affinity),
+        resources: json.text(p.resources),
+        requests: json.text(p.requests),
+        labels: json.text(p.labels),
+      }));
       const rows = await db.$queryRawUnsafe<
         Array<{
           namespace: string;
@@ -325,33 +335,40 @@ export class PodRepository {
         chunk.map((p) => p.nodeName),
         chunk.map((p) => p.phase),
         chunk.map((p) => (p.boundAt ? p.boundAt.toISOString() : null)),
-        chunk.map((p) => JSON.stringify(p.tolerations)),
-        chunk.map((p) => JSON.stringify(p.nodeSelector)),
-        chunk.map((p) => (p.affinity === null ? null : JSON.stringify(p.affinity))),
+        texts.map((t) => t.tolerations),
+        texts.map((t) => t.nodeSelector),
+        texts.map((t) => t.affinity),
         chunk.map((p) => p.priority),
         chunk.map((p) => p.owner?.kind ?? null),
         chunk.map((p) => p.owner?.name ?? null),
-        chunk.map((p) => JSON.stringify(p.resources)),
-        chunk.map((p) => JSON.stringify(p.requests)),
+        texts.map((t) => t.resources),
+        texts.map((t) => t.requests),
         chunk.map((p) => p.hostNetwork),
         now.toISOString(),
-        chunk.map((p) => JSON.stringify(p.labels)),
+        texts.map((t) => t.labels),
         origin ?? null,
       );
       const byKey = new Map(rows.map((r) => [`${r.namespace}/${r.name}`, r]));
-      for (const p of chunk) {
+      chunk.forEach((p, i) => {
         const r = byKey.get(`${p.namespace}/${p.name}`)!;
+        const t = texts[i];
         out.push({
           created: r.inserted === true || (r.inserted as unknown) === 't',
           pod: {
             ...p,
+            tolerations: json.shared(t.tolerations),
+            nodeSelector: json.shared(t.nodeSelector),
+            affinity: t.affinity === null ? null : json.shared(t.affinity),
+            resources: json.shared(t.resources),
+            requests: json.shared(t.requests),
+            labels: json.shared(t.labels),
             uid: r.uid,
             resourceVersion: String(r.resource_version),
             createdAt: toDate(r.created_at),
             updatedAt: toDate(r.updated_at),
           },
         });
-      }
+      });
     }
     return out;
   }
