@@ -67,6 +67,23 @@ describe('taint-impact with re-placement as bytes from the pod columns against t
     same({ taints: [DRAIN], labelSelector: 'pool=general' });
   });
 
+  it('keeps the name order as pods come and go (the snapshot ranks each namespace once until a pod is added)', () => {
+    const body = { taints: [DRAIN], labelSelector: 'pool=search' };
+    const before = same(body); // the ranks are built
+    const node = before.evictions[0].node as string;
+    const [first, second] = before.evictions.map((e: { pod: { namespace: string; name: string } }) => e.pod);
+    const pod = snapshot.pod(first.namespace, first.name)!;
+    snapshot.removePod(second.namespace, second.name);
+    const afterRemoval = same(body);
+    expect(afterRemoval.evictions.length).toBe(before.evictions.length - 1);
+    for (const name of ['aaa-first', 'zzz-last', `${first.name}-0`])
+      snapshot.upsertPod({ ...pod, name, nodeName: node });
+    const afterAdding = same(body);
+    expect(afterAdding.stranded.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['aaa-first', 'zzz-last', `${first.name}-0`]),
+    );
+  });
+
   it('leaves pages, the lists without re-placement and the summary to the other paths', () => {
     for (const extra of [{ limit: 10, replacement: true }, {}, { summary: true }])
       expect(
