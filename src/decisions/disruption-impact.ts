@@ -1,4 +1,4 @@
-import { compilePod, type CompiledPod } from '../domain/scheduling/compile-pod';
+import { compilePod } from '../domain/scheduling/compile-pod';
 import { rePlacePods, type PodToRePlace } from '../domain/scheduling/re-place-pods';
 import type { MatchOptions } from '../domain/tolerations/tolerates-taint';
 import type { SchedulingNode } from '../domain/types';
@@ -22,6 +22,11 @@ export interface PlacementOutcome {
   placement: PlacementView;
   /** With `placement: null`: the FitError message, or why the pod is not re-placed at all. */
   reason?: string;
+}
+
+/** Why a pod of this owner is not re-placed at all (DaemonSet and static pods), or undefined. */
+export function notRePlacedReason(owner: StoredPod['owner']): string | undefined {
+  return owner ? NOT_RE_PLACED[owner.kind] : undefined;
 }
 
 const NOT_RE_PLACED: Record<string, string> = {
@@ -150,17 +155,18 @@ export function rePlacementImpact(
   const groups = new SpecGroups(matchOptions);
   for (const index of order) {
     const { pod } = evictions[index];
-    const skip = pod.owner ? NOT_RE_PLACED[pod.owner.kind] : undefined;
+    const skip = notRePlacedReason(pod.owner);
     if (skip) {
       placements[index] = { placement: null, reason: skip };
       continue;
     }
-    const group = groups.of(pod);
-    toPlace.push({ compiled: group.compiled, requests: pod.requests, group: group.id });
+    toPlace.push(groups.of(pod.tolerations, pod.nodeSelector, pod.affinity, pod.requests).pod);
     toPlaceIndex.push(index);
   }
+  const released = new ReleasedRequests();
+  for (const { pod, node } of evictions) released.add(node, pod.requests);
   // the what-if changes taints and resources only: the snapshot's table has the same names and labels
-  const placed = rePlacePods(toPlace, nodesAfter(snapshot, evictions, after), {
+  const placed = rePlacePods(toPlace, released.nodesAfter(snapshot, after), {
     sameNodesAs: snapshot.schedulingTable(),
   });
   for (let k = 0; k < placed.length; k++) {
@@ -196,31 +202,34 @@ function nameOrder(evictions: ReadonlyArray<ImpactEviction<RePlaceablePod>>): nu
   );
 }
 
-/** Every node as after the change: `after`'s taints, and the evicted pods' requests taken off their nodes. */
-function nodesAfter(
-  snapshot: InventorySnapshot,
-  evictions: ReadonlyArray<ImpactEviction<Pick<StoredPod, 'requests'>>>,
-  after: ReadonlyMap<string, SchedulingNode>,
-): SchedulingNode[] {
-  const released = new Map<string, Record<string, number>>();
+/**
+ * The evicted pods' requests per node, then every node as after the change: `after`'s taints, and those
+ * requests taken off their nodes.
+ */
+export class ReleasedRequests {
+  private readonly released = new Map<string, Record<string, number>>();
   // a workload's pods share one requests object: its entries are listed once, not once per pod
-  const entriesOf = new Map<object, Array<[string, number]>>();
-  for (const { pod, node } of evictions) {
-    let sum = released.get(node);
-    if (!sum) released.set(node, (sum = { pods: 0 }));
-    let entries = entriesOf.get(pod.requests);
-    if (!entries) entriesOf.set(pod.requests, (entries = Object.entries(pod.requests)));
+  private readonly entriesOf = new Map<object, Array<[string, number]>>();
+
+  add(node: string, requests: StoredPod['requests']): void {
+    let sum = this.released.get(node);
+    if (!sum) this.released.set(node, (sum = { pods: 0 }));
+    let entries = this.entriesOf.get(requests);
+    if (!entries) this.entriesOf.set(requests, (entries = Object.entries(requests)));
     for (const [resource, amount] of entries) if (resource !== 'pods') sum[resource] = (sum[resource] ?? 0) + amount;
     sum.pods += 1;
   }
-  return snapshot.schedulingNodes().map((node) => {
-    const changed = after.get(node.name) ?? node;
-    const minus = released.get(node.name);
-    if (!minus) return changed;
-    const requested = { ...changed.requested };
-    for (const [resource, amount] of Object.entries(minus)) requested[resource] = (requested[resource] ?? 0) - amount;
-    return { ...changed, requested };
-  });
+
+  nodesAfter(snapshot: InventorySnapshot, after: ReadonlyMap<string, SchedulingNode>): SchedulingNode[] {
+    return snapshot.schedulingNodes().map((node) => {
+      const changed = after.get(node.name) ?? node;
+      const minus = this.released.get(node.name);
+      if (!minus) return changed;
+      const requested = { ...changed.requested };
+      for (const [resource, amount] of Object.entries(minus)) requested[resource] = (requested[resource] ?? 0) - amount;
+      return { ...changed, requested };
+    });
+  }
 }
 
 /** Per workload (namespace, owner kind, owner name): evicted, re-placed, stranded; in that key order. */
@@ -276,29 +285,34 @@ function strandedOf(
  * pod, per combination of tolerations, nodeSelector, affinity and requests OBJECTS (rePlacePods lets a
  * group share its best node). Looked up through one map per object, no key string per pod.
  */
-class SpecGroups {
+export class SpecGroups {
   private readonly root = new Map<object, Map<object, Map<object, Map<object, SpecGroup>>>>();
   private next = 1;
 
   constructor(private readonly matchOptions: MatchOptions) {}
 
-  of(pod: RePlaceablePod): SpecGroup {
-    const byTolerations = child(this.root, pod.tolerations);
-    const bySelector = child(byTolerations, pod.nodeSelector);
-    const byAffinity = child(bySelector, pod.affinity ?? NO_AFFINITY);
-    let group = byAffinity.get(pod.requests);
+  of(
+    tolerations: StoredPod['tolerations'],
+    nodeSelector: StoredPod['nodeSelector'],
+    affinity: StoredPod['affinity'],
+    requests: StoredPod['requests'],
+  ): SpecGroup {
+    const byTolerations = child(this.root, tolerations);
+    const bySelector = child(byTolerations, nodeSelector);
+    const byAffinity = child(bySelector, affinity ?? NO_AFFINITY);
+    let group = byAffinity.get(requests);
     if (!group) {
-      const spec = { tolerations: pod.tolerations, nodeSelector: pod.nodeSelector, affinity: pod.affinity };
-      group = { id: String(this.next++), compiled: compilePod({ spec, requests: pod.requests }, this.matchOptions) };
-      byAffinity.set(pod.requests, group);
+      const compiled = compilePod({ spec: { tolerations, nodeSelector, affinity }, requests }, this.matchOptions);
+      // one object per group, handed to rePlacePods for each of its pods
+      group = { pod: { compiled, requests, group: String(this.next++) } };
+      byAffinity.set(requests, group);
     }
     return group;
   }
 }
 
 interface SpecGroup {
-  id: string;
-  compiled: CompiledPod;
+  pod: PodToRePlace;
 }
 
 function child<V>(map: Map<object, Map<object, V>>, key: object): Map<object, V> {

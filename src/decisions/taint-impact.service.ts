@@ -24,6 +24,8 @@ import { decodeTaintImpactCursor, pageTaintImpact } from './taint-impact-paging'
 import type { TaintImpactSummary } from './taint-impact-summary';
 import { countTaintImpact } from './taint-impact-counts';
 import { writeTaintImpactJson } from './taint-impact-json';
+import { rePlaceFromColumns } from './re-placement-columns';
+import { taintImpactReplacementBytes } from './taint-impact-replacement-bytes';
 import {
   BudgetTally,
   budgetImpact,
@@ -156,6 +158,33 @@ export class TaintImpactService {
         warnings: proposal.warnings,
       },
     );
+  }
+
+  /**
+   * The whole answer with re-placement (`replacement: true`, no page) as the REST bytes, from the pod
+   * columns (re-placement-columns.ts, taint-impact-replacement-bytes.ts); undefined otherwise, for
+   * the caller to answer with `taintImpact` (pages and GraphQL read the objects).
+   */
+  taintImpactReplacementBytes(body: unknown): Buffer | undefined {
+    const input = parseBody(taintImpactBodySchema, body, 'taint-impact request');
+    if (input.summary || !input.replacement || input.limit !== undefined || input.continue !== undefined)
+      return undefined;
+    const proposal = this.proposeTaints(input);
+    const { snapshot } = proposal;
+    const nodes = proposal.targets.map(({ node, taints }) => ({
+      name: node.name,
+      slots: snapshot.boundSlotsInNameOrder(node.name),
+      taints,
+    }));
+    const budgets = new BudgetTally(snapshot);
+    const answer = rePlaceFromColumns(snapshot, nodes, proposal.after, proposal.at, this.matchOptions, budgets);
+    const pending = this.pendingOf(proposal);
+    return taintImpactReplacementBytes(snapshot.podColumns(), nodes, answer, proposal.at, {
+      unschedulablePending: pending.lost.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
+      schedulablePending: pending.gained.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
+      warnings: proposal.warnings,
+      budgets: budgets.views(),
+    });
   }
 
   /** taint-impact's counts form (`summary: true`): per node, per action and per workload, earliest/latest evictAt. */

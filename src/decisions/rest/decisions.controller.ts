@@ -86,7 +86,11 @@ export class DecisionsController {
     // columns (2.4 MB over a 500-node pool: no row objects to build and walk again). Pages and re-placement
     // (~11 MB) come as the bytes of presentTaintImpact's JSON, written once: Fastify sends a Buffer as is,
     // where it would stringify the object and encode the text.
-    const payload = this.impact.taintImpactJson(body) ?? taintImpactBytes(this.impact.taintImpact(body));
+    // The whole re-placement answer is written from the columns too (taint-impact-replacement-bytes.ts).
+    const payload =
+      this.impact.taintImpactJson(body) ??
+      this.impact.taintImpactReplacementBytes(body) ??
+      taintImpactBytes(this.impact.taintImpact(body));
     void reply.header('content-type', 'application/json; charset=utf-8');
     return payload;
   }

@@ -49,6 +49,11 @@ export interface PodColumns {
   boundAtMs(slot: number): number;
   labelsOf(slot: number): StoredPod['labels'];
   phaseOf(slot: number): string;
+  /** What re-placement reads (RePlaceablePodView's fields, one at a time). */
+  priorityOf(slot: number): number;
+  nodeSelectorOf(slot: number): StoredPod['nodeSelector'];
+  affinityOf(slot: number): StoredPod['affinity'];
+  requestsOf(slot: number): StoredPod['requests'];
 }
 
 /**
@@ -222,6 +227,19 @@ export class PodStore implements PodColumns {
 
   tolerationsOf(slot: number): StoredPod['tolerations'] {
     return this.values.value(this.tolerations[slot]) as StoredPod['tolerations'];
+  }
+
+  priorityOf(slot: number): number {
+    return this.priority[slot];
+  }
+
+  nodeSelectorOf(slot: number): StoredPod['nodeSelector'] {
+    return this.values.value(this.nodeSelector[slot]) as StoredPod['nodeSelector'];
+  }
+
+  affinityOf(slot: number): StoredPod['affinity'] {
+    const affinity = this.affinity[slot];
+    return affinity < 0 ? null : (this.values.value(affinity) as StoredPod['affinity']);
   }
 
   boundAtMs(slot: number): number {
