@@ -70,8 +70,10 @@ function loadTree(label: string, dir: string, inv: ReturnType<typeof generateInv
     // lists, no re-placement); otherwise the answer's bytes
     answer: (body: any) => {
       if (body.summary) return Buffer.from(JSON.stringify(presentTaintImpactSummary(service.taintImpactSummary(body))));
-      const json = service.taintImpactJson?.(body) as string | undefined;
-      return json !== undefined ? Buffer.from(json) : bytes(service.taintImpact(body));
+      // JSON text in an older tree (Fastify encoded it), bytes since
+      const json = service.taintImpactJson?.(body) as string | Buffer | undefined;
+      if (json === undefined) return bytes(service.taintImpact(body));
+      return typeof json === 'string' ? Buffer.from(json) : json;
     },
     parts: (body) => {
       const t = performance.now();

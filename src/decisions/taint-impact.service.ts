@@ -128,11 +128,11 @@ export class TaintImpactService {
   }
 
   /**
-   * The lists answer as REST JSON text written from the pod columns (taint-impact-json.ts), for the
+   * The lists answer as REST JSON bytes written from the pod columns (taint-impact-json.ts), for the
    * whole answer without re-placement; undefined for a page, re-placement or the summary, which the
    * caller answers with `taintImpact` (GraphQL always does: it selects fields from the objects).
    */
-  taintImpactJson(body: unknown): string | undefined {
+  taintImpactJson(body: unknown): Buffer | undefined {
     const input = parseBody(taintImpactBodySchema, body, 'taint-impact request');
     if (input.summary || input.replacement || input.limit !== undefined || input.continue !== undefined)
       return undefined;

@@ -82,8 +82,8 @@ export class DecisionsController {
   @ApiProblems(400, 404)
   taintImpact(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
     if (isSummaryRequest(body)) return presentTaintImpactSummary(this.impact.taintImpactSummary(body));
-    // The whole lists answer (no page, no re-placement) comes as JSON text written from the snapshot's
-    // columns (2.4 MB over a 500-node pool: no row objects to build and walk again). Pages and re-placement
+    // The whole lists answer (no page, no re-placement) comes as JSON bytes written from the snapshot's
+    // columns (2.4 MB over a 500-node pool: no row objects, no text to encode). Pages and re-placement
     // (~11 MB) come as the bytes of presentTaintImpact's JSON, written once: Fastify sends a Buffer as is,
     // where it would stringify the object and encode the text.
     const payload = this.impact.taintImpactJson(body) ?? taintImpactBytes(this.impact.taintImpact(body));
