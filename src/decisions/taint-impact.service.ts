@@ -22,7 +22,8 @@ import { matchOptionsOf } from './decision-requests';
 import { groupPendingPods, pendingImpact, type PendingGroup } from './pending-impact';
 import { decodeTaintImpactCursor, pageTaintImpact } from './taint-impact-paging';
 import type { TaintImpactSummary } from './taint-impact-summary';
-import { countTaintImpact } from './taint-impact-counts';
+import { countsOf, countTaintImpact } from './taint-impact-counts';
+import { writeTaintImpactSummaryJson } from './taint-impact-summary-json';
 import { writeTaintImpactJson } from './taint-impact-json';
 import {
   BudgetTally,
@@ -160,6 +161,32 @@ export class TaintImpactService {
 
   /** taint-impact's counts form (`summary: true`): per node, per action and per workload, earliest/latest evictAt. */
   taintImpactSummary(body: unknown): TaintImpactSummary {
+    const { counted, at, pending, warnings } = this.countImpact(body);
+    return {
+      at,
+      counts: {
+        ...countsOf(counted.total),
+        unschedulablePending: pending.unschedulable,
+        schedulablePending: pending.schedulable,
+      },
+      byNode: counted.byNode.map(({ name, tally }) => ({ node: name, ...countsOf(tally) })),
+      byWorkload: counted.byWorkload.map(({ namespace, kind, name, tally }) => ({
+        namespace,
+        kind,
+        name,
+        ...countsOf(tally),
+      })),
+      warnings,
+    };
+  }
+
+  /** The counts form as REST JSON bytes, written from the tallies (taint-impact-summary-json.ts): no Dates. */
+  taintImpactSummaryJson(body: unknown): Buffer {
+    const { counted, ...rest } = this.countImpact(body);
+    return writeTaintImpactSummaryJson(counted, rest);
+  }
+
+  private countImpact(body: unknown) {
     const input = parseBody(taintImpactBodySchema, body, 'taint-impact request');
     if (input.limit !== undefined || input.continue !== undefined) {
       throw new AppError('BadRequest', 'the summary is one answer: "limit" and "continue" page the lists only', [
@@ -180,14 +207,9 @@ export class TaintImpactService {
     const counted = countTaintImpact(proposal.snapshot.podColumns(), nodes, proposal.at, this.matchOptions);
     const pending = this.pendingOf(proposal);
     return {
+      counted,
       at: proposal.at,
-      counts: {
-        ...counted.total,
-        unschedulablePending: pending.lost.length,
-        schedulablePending: pending.gained.length,
-      },
-      byNode: counted.byNode,
-      byWorkload: counted.byWorkload,
+      pending: { unschedulable: pending.lost.length, schedulable: pending.gained.length },
       warnings: proposal.warnings,
     };
   }

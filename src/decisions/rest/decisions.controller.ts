@@ -7,7 +7,6 @@ import { ApiProblems } from '../../kernel/http/api-docs';
 import { FeasibleNodesService } from '../feasible-nodes.service';
 import { TaintImpactService } from '../taint-impact.service';
 import { TolerationMatchService } from '../toleration-match.service';
-import { presentTaintImpactSummary } from './present-taint-impact';
 import { taintImpactBytes } from './taint-impact-bytes';
 import {
   FEASIBLE_NODES_ANSWER_EXAMPLE,
@@ -81,12 +80,14 @@ export class DecisionsController {
   })
   @ApiProblems(400, 404)
   taintImpact(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    if (isSummaryRequest(body)) return presentTaintImpactSummary(this.impact.taintImpactSummary(body));
-    // The whole lists answer (no page, no re-placement) comes as JSON bytes written from the snapshot's
-    // columns (2.4 MB over a 500-node pool: no row objects, no text to encode). Pages and re-placement
-    // (~11 MB) come as the bytes of presentTaintImpact's JSON, written once: Fastify sends a Buffer as is,
-    // where it would stringify the object and encode the text.
-    const payload = this.impact.taintImpactJson(body) ?? taintImpactBytes(this.impact.taintImpact(body));
+    // The counts form comes as JSON bytes written from the tallies (presentTaintImpactSummary's text,
+    // without a Date per instant). The whole lists answer (no page, no re-placement) comes as JSON bytes
+    // written from the snapshot's columns (2.4 MB over a 500-node pool: no row objects, no text to
+    // encode). Pages and re-placement (~11 MB) come as the bytes of presentTaintImpact's JSON, written
+    // once: Fastify sends a Buffer as is, where it would stringify the object and encode the text.
+    const payload = isSummaryRequest(body)
+      ? this.impact.taintImpactSummaryJson(body)
+      : (this.impact.taintImpactJson(body) ?? taintImpactBytes(this.impact.taintImpact(body)));
     void reply.header('content-type', 'application/json; charset=utf-8');
     return payload;
   }
