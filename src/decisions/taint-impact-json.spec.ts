@@ -1,3 +1,4 @@
+import { parseLabelSelector } from '../domain/label-selector/parse-label-selector';
 import { presentTaintImpact } from './rest/present-taint-impact';
 import { impactInventory } from './testing/impact-inventory';
 
@@ -101,6 +102,30 @@ describe('taint-impact lists as JSON text from the pod columns against the objec
     expect(answer.evictions.some((e: { afterSeconds: number }) => e.afterSeconds > 2 ** 31)).toBe(true);
     expect(answer.tolerating.some((t: { pod: { name: string } }) => t.pod.name === 'tolerating-é')).toBe(true);
     expect(text).toContain('ns-ü');
+  });
+
+  it("picks the same nodes through the snapshot label index as by every node's labels", () => {
+    const pick = (service as unknown as { candidateNodes: (...a: unknown[]) => Array<{ name: string }> })
+      .candidateNodes;
+    for (const selector of [
+      'pool=search',
+      'pool==batch-a',
+      'pool in (search)',
+      'pool in (search,batch-a)',
+      'pool=search,zone!=none',
+      'pool!=search',
+      '!pool',
+      'pool=nothing',
+    ]) {
+      const matches = parseLabelSelector(selector);
+      const names = pick.call(service, snapshot, undefined, selector).map((n) => n.name);
+      expect(names).toEqual(
+        snapshot
+          .schedulingNodes()
+          .filter((n) => matches(n.labels))
+          .map((n) => n.name),
+      );
+    }
   });
 
   it('leaves pages, re-placement and the summary to the objects path', () => {

@@ -9,6 +9,7 @@ import { schedulingSignature, taintToString } from '../domain/tolerations/taint-
 import type { MatchOptions } from '../domain/tolerations/tolerates-taint';
 import type { SchedulingNode, Taint } from '../domain/types';
 import { goQuote } from '../domain/validation/field-errors';
+import type { LabelMatcher } from '../domain/label-selector/parse-label-selector';
 import { parseBody } from '../kernel/http/input/parse-body';
 import { compileLabelSelector } from '../kernel/http/label-selection';
 import type { StoredPod } from '../kernel/model/stored-objects';
@@ -339,10 +340,15 @@ export class TaintImpactService {
       }
       return unique.map((name) => snapshot.schedulingNode(name)!);
     }
-    const all = snapshot.schedulingNodes();
-    if (labelSelector === undefined) return all;
+    if (labelSelector === undefined) return snapshot.schedulingNodes();
     const matches = compileLabelSelector(labelSelector);
-    return all.filter((node) => matches(node.labels));
+    // A requirement `key=value` (or `key in (value)`) narrows the nodes to look at through the snapshot's
+    // label index; the whole selector still decides on each of them.
+    const exact = (matches as Partial<LabelMatcher>).requirements?.find(
+      (r) => (r.operator === '=' || r.operator === '==' || r.operator === 'in') && r.values.length === 1,
+    );
+    const nodes = exact ? snapshot.nodesLabelled(exact.key, exact.values[0]) : snapshot.schedulingNodes();
+    return nodes.filter((node) => matches(node.labels));
   }
 
   private pendingGroupsOf(snapshot: InventorySnapshot): Array<PendingGroup<StoredPod>> {
