@@ -19,7 +19,8 @@
  * `--profile <file>`: a CPU profile of the alternated calls only (bench/experiments/top-functions.mjs reads it).
  * `--parts` also times the pieces of one answer (the what-if, then its bytes) for the last tree.
  * `--form lists|summary` answers the same question without re-placement: the plain lists, or the counts
- * (`summary: true`, through `presentTaintImpactSummary`) — issue 16's two taint-impact lines.
+ * (`summary: true`: `taintImpactSummaryJson` where the tree has it, else through `presentTaintImpactSummary`)
+ * — issue 16's two taint-impact lines.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
@@ -69,9 +70,13 @@ function loadTree(label: string, dir: string, inv: ReturnType<typeof generateInv
     // the controller's paths: the summary's counts; JSON text from the columns where the tree has it (whole
     // lists, no re-placement); otherwise the answer's bytes
     answer: (body: any) => {
-      if (body.summary) return Buffer.from(JSON.stringify(presentTaintImpactSummary(service.taintImpactSummary(body))));
-      const json = service.taintImpactJson?.(body) as string | undefined;
-      if (json !== undefined) return Buffer.from(json);
+      if (body.summary)
+        return service.taintImpactSummaryJson
+          ? service.taintImpactSummaryJson(body)
+          : Buffer.from(JSON.stringify(presentTaintImpactSummary(service.taintImpactSummary(body))));
+      // JSON text in an older tree (Fastify encoded it), bytes since
+      const json = service.taintImpactJson?.(body) as string | Buffer | undefined;
+      if (json !== undefined) return typeof json === 'string' ? Buffer.from(json) : json;
       const columns = service.taintImpactReplacementBytes?.(body) as Buffer | undefined;
       return columns ?? bytes(service.taintImpact(body));
     },

@@ -73,6 +73,15 @@ export class BudgetTally {
   }
 
   add(namespace: string, labels: StoredPod['labels'], phase: string, evictedNow: boolean): void {
+    this.addPods(namespace, labels, evictedNow ? 1 : 0, 1, phase === 'Running' ? 1 : 0);
+  }
+
+  /**
+   * `add` for `total` evicted pods of one namespace with equal labels at once (`now` of them evicted
+   * now, `running` of them Running), for a caller that groups its evictions first (taint-impact-json.ts:
+   * ~14,000 evictions over a pool, a few hundred label sets).
+   */
+  addPods(namespace: string, labels: StoredPod['labels'], now: number, total: number, running: number): void {
     const index = this.index;
     let inNamespace = this.selectingByLabels.get(namespace);
     if (!inNamespace) this.selectingByLabels.set(namespace, (inNamespace = new Map()));
@@ -97,9 +106,9 @@ export class BudgetTally {
         };
         this.touched.set(key, view);
       }
-      view.evictedTotal++;
-      if (evictedNow) view.evictedNow++;
-      if (phase === 'Running') view.healthyEvicted++;
+      view.evictedTotal += total;
+      view.evictedNow += now;
+      view.healthyEvicted += running;
     }
   }
 

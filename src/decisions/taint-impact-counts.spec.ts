@@ -6,7 +6,7 @@ import { summarizeTaintImpact } from './testing/taint-impact-summary-reference';
 // version, which counted the rows of the lists' partition (testing/taint-impact-summary-reference.ts):
 // same counts, instants, groups and order, on a generated inventory.
 const now = new Date('2026-11-25T12:00:00Z');
-const { stored, service } = impactInventory(now, 11);
+const { stored, service, snapshot } = impactInventory(now, 11);
 
 type WhatIf = Parameters<typeof summarizeTaintImpact>[1] extends infer E
   ? { at: Date; evictions: E; tolerating: Parameters<typeof summarizeTaintImpact>[2] } & {
@@ -50,7 +50,12 @@ describe('taint-impact summary from the pod columns against the reference', () =
     const ref = reference(body);
     expect(fast.counts.evictNow + fast.counts.evictAfter + fast.counts.tolerating).toBeGreaterThan(0);
     expect(fast).toEqual(ref);
-    expect(JSON.stringify(presentTaintImpactSummary(fast))).toBe(JSON.stringify(presentTaintImpactSummary(ref)));
+    const text = JSON.stringify(presentTaintImpactSummary(ref));
+    expect(JSON.stringify(presentTaintImpactSummary(fast))).toBe(text);
+    // the REST bytes, written from the tallies without Dates
+    const bytes = service.taintImpactSummaryJson(body);
+    expect(bytes.toString()).toBe(text);
+    expect(bytes.equals(Buffer.from(text))).toBe(true);
   });
 
   it('covers every kind of row (EvictNow, EvictAfter, tolerating, pending, warnings)', () => {
@@ -62,5 +67,34 @@ describe('taint-impact summary from the pod columns against the reference', () =
     const removal = service.taintImpactSummary({ taints: ['node.kubernetes.io/not-ready:NoExecute-'], all: true });
     expect(removal.warnings.length).toBeGreaterThan(0);
     expect(batch.byWorkload.some((w) => w.kind === 'Pod')).toBe(true);
+  });
+
+  it('keeps workloads apart by namespace when owners are equal, and merges a bare pod with an owner of kind Pod', () => {
+    const node = stored.nodes.find((n) => n.labels.pool === 'search')!.name;
+    const base = stored.pods.find((p) => p.nodeName === node)!;
+    const shared = { kind: 'ReplicaSet', name: 'twin-rs', uid: 'u1', controller: true };
+    ['zz-first', 'aa-second', 'zz-first'].forEach((namespace, i) =>
+      snapshot.upsertPod({ ...base, namespace, name: `twin-${i}`, owner: shared }),
+    );
+    snapshot.upsertPod({ ...base, namespace: 'zz-first', name: 'solo', owner: null });
+    snapshot.upsertPod({
+      ...base,
+      namespace: 'zz-first',
+      name: 'owned-by-pod',
+      owner: { ...shared, kind: 'Pod', name: 'solo' },
+    });
+    const body = { taints: [DRAIN], nodes: [node] };
+    const fast = service.taintImpactSummary(body);
+    expect(fast).toEqual(reference(body));
+    const twins = fast.byWorkload
+      .filter((w) => w.name === 'twin-rs')
+      .map((w) => [w.namespace, w.evictNow + w.evictAfter]);
+    expect(twins).toEqual([
+      ['aa-second', 1],
+      ['zz-first', 2],
+    ]);
+    const solo = fast.byWorkload.filter((w) => w.name === 'solo');
+    expect(solo.map((w) => [w.kind, w.evictNow + w.evictAfter])).toEqual([['Pod', 2]]);
+    expect(service.taintImpactSummaryJson(body).toString()).toBe(JSON.stringify(presentTaintImpactSummary(fast)));
   });
 });

@@ -7,7 +7,7 @@ import {
 import type { MatchOptions } from '../domain/tolerations/tolerates-taint';
 import type { Taint, Toleration } from '../domain/types';
 import type { PodColumns } from '../kernel/snapshot/pod-store';
-import type { ImpactCounts, TaintImpactSummary } from './taint-impact-summary';
+import type { ImpactCounts } from './taint-impact-summary';
 
 /** A target node of the what-if: its bound pods' slots and the taints the change would leave on it. */
 export interface CountedNode {
@@ -17,12 +17,26 @@ export interface CountedNode {
 }
 
 /** Counts with the instants as epoch ms (no Date per pod); NaN until an eviction is counted. */
-interface Tally {
+export interface Tally {
   evictNow: number;
   evictAfter: number;
   tolerating: number;
   earliest: number;
   latest: number;
+}
+
+/** The summary's counts before they are presented: per node and per workload, both sorted, and their total. */
+export interface CountedImpact {
+  total: Tally;
+  byNode: Array<{ name: string; tally: Tally }>;
+  byWorkload: WorkloadTally[];
+}
+
+export interface WorkloadTally {
+  namespace: string;
+  kind: string;
+  name: string;
+  tally: Tally;
 }
 
 const NOW = 1;
@@ -33,36 +47,19 @@ const AFTER = 2;
  * same groups as `summarizeTaintImpact` over `partitionTaintImpact`'s rows (taint-impact-counts.spec.ts
  * compares the two on a generated inventory), without what only the lists need — a view, a decision
  * and a Date per pod, and each node's pods sorted by name. Those were ~40 ms of a summary over the
- * bench's 500-node pool (~14,000 pods); a count needs none of them.
+ * bench's 500-node pool (~14,000 pods); a count needs none of them. Per pod: its node's tally and its
+ * workload's, the workload found by owner id (an array index) rather than by key.
  */
 export function countTaintImpact(
   pods: PodColumns,
   nodes: readonly CountedNode[],
   at: Date,
   options: MatchOptions,
-): { total: ImpactCounts } & Pick<TaintImpactSummary, 'byNode' | 'byWorkload'> {
+): CountedImpact {
   const atMs = at.getTime();
   const total = tally();
   const byNode: Array<{ name: string; tally: Tally }> = [];
-  // namespace id → owner id (a number) or, for a pod without a controller, its name (kind `Pod`)
-  const byNamespace: Array<Map<number | string, WorkloadTally>> = [];
-  const workloads: WorkloadTally[] = [];
-  const workloadOf = (slot: number): Tally => {
-    const ns = pods.namespaceId(slot);
-    const ownerId = pods.ownerId(slot);
-    const owner = ownerId < 0 ? null : pods.ownerById(ownerId);
-    // an owner of kind Pod names the same workload as a bare pod of that name (summarizeTaintImpact's key)
-    const key = owner === null ? pods.name(slot) : owner.kind === 'Pod' ? owner.name : ownerId;
-    const inNamespace = (byNamespace[ns] ??= new Map());
-    let workload = inNamespace.get(key);
-    if (workload === undefined) {
-      const kind = owner?.kind ?? 'Pod';
-      const name = owner?.name ?? pods.name(slot);
-      inNamespace.set(key, (workload = { namespace: pods.namespaceName(ns), kind, name, tally: tally() }));
-      workloads.push(workload);
-    }
-    return workload.tally;
-  };
+  const workloads = new Workloads(pods);
   // One toleration analysis per distinct (tolerations, taints) pair, as partitionTaintImpact memoises.
   const memo = new Map<readonly Taint[], Map<readonly Toleration[], NoExecuteTolerance>>();
   for (const node of nodes) {
@@ -83,7 +80,7 @@ export function countTaintImpact(
         if (index < 0) {
           total.tolerating++;
           nodeTally.tolerating++;
-          workloadOf(slot).tolerating++;
+          workloads.of(slot).tolerating++;
           continue;
         }
         const deadline = deadlineMs(tolerance.finite[index], boundAtMs);
@@ -92,27 +89,56 @@ export function countTaintImpact(
       }
       count(total, action, evictAtMs);
       count(nodeTally, action, evictAtMs);
-      count(workloadOf(slot), action, evictAtMs);
+      count(workloads.of(slot), action, evictAtMs);
     }
     if (nodeTally) byNode.push({ name: node.name, tally: nodeTally });
   }
   const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return {
-    total: countsOf(total),
-    byNode: byNode
-      .sort((a, b) => byText(a.name, b.name))
-      .map(({ name, tally }) => ({ node: name, ...countsOf(tally) })),
-    byWorkload: workloads
-      .sort((a, b) => byText(a.namespace, b.namespace) || byText(a.kind, b.kind) || byText(a.name, b.name))
-      .map(({ namespace, kind, name, tally }) => ({ namespace, kind, name, ...countsOf(tally) })),
+    total,
+    byNode: byNode.sort((a, b) => byText(a.name, b.name)),
+    byWorkload: workloads.all.sort(
+      (a, b) => byText(a.namespace, b.namespace) || byText(a.kind, b.kind) || byText(a.name, b.name),
+    ),
   };
 }
 
-interface WorkloadTally {
-  namespace: string;
-  kind: string;
-  name: string;
-  tally: Tally;
+/**
+ * Workloads by (namespace, owner): an owner id's workload in the namespace it was first met in is an
+ * array index away; the same owner (kind and name) in another namespace, a pod without an owner and
+ * an owner of kind Pod (the same workload as a bare pod of that name: summarizeTaintImpact's key) go
+ * through maps.
+ */
+class Workloads {
+  readonly all: WorkloadTally[] = [];
+  private readonly byOwner: Array<WorkloadTally | undefined> = [];
+  private readonly byOwnerNamespace: Array<number | undefined> = [];
+  /** namespace id → owner id (a number) or, for kind `Pod`, the pod's or owner's name. */
+  private readonly others: Array<Map<number | string, WorkloadTally>> = [];
+
+  constructor(private readonly pods: PodColumns) {}
+
+  of(slot: number): Tally {
+    const pods = this.pods;
+    const ns = pods.namespaceId(slot);
+    const ownerId = pods.ownerId(slot);
+    if (ownerId >= 0 && this.byOwnerNamespace[ownerId] === ns) return this.byOwner[ownerId]!.tally;
+    const owner = ownerId < 0 ? null : pods.ownerById(ownerId);
+    const key = owner === null ? pods.name(slot) : owner.kind === 'Pod' ? owner.name : ownerId;
+    const inNamespace = (this.others[ns] ??= new Map());
+    let workload = inNamespace.get(key);
+    if (workload === undefined) {
+      const kind = owner?.kind ?? 'Pod';
+      const name = owner?.name ?? pods.name(slot);
+      inNamespace.set(key, (workload = { namespace: pods.namespaceName(ns), kind, name, tally: tally() }));
+      this.all.push(workload);
+    }
+    if (typeof key === 'number' && this.byOwnerNamespace[key] === undefined) {
+      this.byOwner[key] = workload;
+      this.byOwnerNamespace[key] = ns;
+    }
+    return workload.tally;
+  }
 }
 
 const tally = (): Tally => ({ evictNow: 0, evictAfter: 0, tolerating: 0, earliest: NaN, latest: NaN });
@@ -130,7 +156,8 @@ export function dateMs(ms: number): number {
   return Number.isInteger(ms) && Math.abs(ms) <= 8.64e15 ? ms : new Date(ms).getTime();
 }
 
-function countsOf(t: Tally): ImpactCounts {
+/** A tally as the summary's counts, with Dates (GraphQL's answer; REST writes the JSON from the tally). */
+export function countsOf(t: Tally): ImpactCounts {
   return {
     evictNow: t.evictNow,
     evictAfter: t.evictAfter,

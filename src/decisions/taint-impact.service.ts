@@ -9,6 +9,7 @@ import { schedulingSignature, taintToString } from '../domain/tolerations/taint-
 import type { MatchOptions } from '../domain/tolerations/tolerates-taint';
 import type { SchedulingNode, Taint } from '../domain/types';
 import { goQuote } from '../domain/validation/field-errors';
+import type { LabelMatcher } from '../domain/label-selector/parse-label-selector';
 import { parseBody } from '../kernel/http/input/parse-body';
 import { compileLabelSelector } from '../kernel/http/label-selection';
 import type { StoredPod } from '../kernel/model/stored-objects';
@@ -22,7 +23,8 @@ import { matchOptionsOf } from './decision-requests';
 import { groupPendingPods, pendingImpact, type PendingGroup } from './pending-impact';
 import { decodeTaintImpactCursor, pageTaintImpact } from './taint-impact-paging';
 import type { TaintImpactSummary } from './taint-impact-summary';
-import { countTaintImpact } from './taint-impact-counts';
+import { countsOf, countTaintImpact } from './taint-impact-counts';
+import { writeTaintImpactSummaryJson } from './taint-impact-summary-json';
 import { writeTaintImpactJson } from './taint-impact-json';
 import { rePlaceFromColumns } from './re-placement-columns';
 import { taintImpactReplacementBytes } from './taint-impact-replacement-bytes';
@@ -130,11 +132,11 @@ export class TaintImpactService {
   }
 
   /**
-   * The lists answer as REST JSON text written from the pod columns (taint-impact-json.ts), for the
+   * The lists answer as REST JSON bytes written from the pod columns (taint-impact-json.ts), for the
    * whole answer without re-placement; undefined for a page, re-placement or the summary, which the
    * caller answers with `taintImpact` (GraphQL always does: it selects fields from the objects).
    */
-  taintImpactJson(body: unknown): string | undefined {
+  taintImpactJson(body: unknown): Buffer | undefined {
     const input = parseBody(taintImpactBodySchema, body, 'taint-impact request');
     if (input.summary || input.replacement || input.limit !== undefined || input.continue !== undefined)
       return undefined;
@@ -189,6 +191,32 @@ export class TaintImpactService {
 
   /** taint-impact's counts form (`summary: true`): per node, per action and per workload, earliest/latest evictAt. */
   taintImpactSummary(body: unknown): TaintImpactSummary {
+    const { counted, at, pending, warnings } = this.countImpact(body);
+    return {
+      at,
+      counts: {
+        ...countsOf(counted.total),
+        unschedulablePending: pending.unschedulable,
+        schedulablePending: pending.schedulable,
+      },
+      byNode: counted.byNode.map(({ name, tally }) => ({ node: name, ...countsOf(tally) })),
+      byWorkload: counted.byWorkload.map(({ namespace, kind, name, tally }) => ({
+        namespace,
+        kind,
+        name,
+        ...countsOf(tally),
+      })),
+      warnings,
+    };
+  }
+
+  /** The counts form as REST JSON bytes, written from the tallies (taint-impact-summary-json.ts): no Dates. */
+  taintImpactSummaryJson(body: unknown): Buffer {
+    const { counted, ...rest } = this.countImpact(body);
+    return writeTaintImpactSummaryJson(counted, rest);
+  }
+
+  private countImpact(body: unknown) {
     const input = parseBody(taintImpactBodySchema, body, 'taint-impact request');
     if (input.limit !== undefined || input.continue !== undefined) {
       throw new AppError('BadRequest', 'the summary is one answer: "limit" and "continue" page the lists only', [
@@ -209,14 +237,9 @@ export class TaintImpactService {
     const counted = countTaintImpact(proposal.snapshot.podColumns(), nodes, proposal.at, this.matchOptions);
     const pending = this.pendingOf(proposal);
     return {
+      counted,
       at: proposal.at,
-      counts: {
-        ...counted.total,
-        unschedulablePending: pending.lost.length,
-        schedulablePending: pending.gained.length,
-      },
-      byNode: counted.byNode,
-      byWorkload: counted.byWorkload,
+      pending: { unschedulable: pending.lost.length, schedulable: pending.gained.length },
       warnings: proposal.warnings,
     };
   }
@@ -346,10 +369,15 @@ export class TaintImpactService {
       }
       return unique.map((name) => snapshot.schedulingNode(name)!);
     }
-    const all = snapshot.schedulingNodes();
-    if (labelSelector === undefined) return all;
+    if (labelSelector === undefined) return snapshot.schedulingNodes();
     const matches = compileLabelSelector(labelSelector);
-    return all.filter((node) => matches(node.labels));
+    // A requirement `key=value` (or `key in (value)`) narrows the nodes to look at through the snapshot's
+    // label index; the whole selector still decides on each of them.
+    const exact = (matches as Partial<LabelMatcher>).requirements?.find(
+      (r) => (r.operator === '=' || r.operator === '==' || r.operator === 'in') && r.values.length === 1,
+    );
+    const nodes = exact ? snapshot.nodesLabelled(exact.key, exact.values[0]) : snapshot.schedulingNodes();
+    return nodes.filter((node) => matches(node.labels));
   }
 
   private pendingGroupsOf(snapshot: InventorySnapshot): Array<PendingGroup<StoredPod>> {

@@ -7,7 +7,6 @@ import { ApiProblems } from '../../kernel/http/api-docs';
 import { FeasibleNodesService } from '../feasible-nodes.service';
 import { TaintImpactService } from '../taint-impact.service';
 import { TolerationMatchService } from '../toleration-match.service';
-import { presentTaintImpactSummary } from './present-taint-impact';
 import { taintImpactBytes } from './taint-impact-bytes';
 import {
   FEASIBLE_NODES_ANSWER_EXAMPLE,
@@ -81,16 +80,17 @@ export class DecisionsController {
   })
   @ApiProblems(400, 404)
   taintImpact(@Body() body: unknown, @Res({ passthrough: true }) reply: FastifyReply) {
-    if (isSummaryRequest(body)) return presentTaintImpactSummary(this.impact.taintImpactSummary(body));
-    // The whole lists answer (no page, no re-placement) comes as JSON text written from the snapshot's
-    // columns (2.4 MB over a 500-node pool: no row objects to build and walk again). Pages and re-placement
-    // (~11 MB) come as the bytes of presentTaintImpact's JSON, written once: Fastify sends a Buffer as is,
+    // The counts form comes as JSON bytes written from the tallies (presentTaintImpactSummary's text,
+    // without a Date per instant). The whole lists answer (no page, no re-placement) comes as JSON bytes
+    // written from the snapshot's columns (2.4 MB over a 500-node pool: no row objects, no text to
+    // encode), and so does the whole re-placement answer (~11 MB, taint-impact-replacement-bytes.ts).
+    // Pages come as the bytes of presentTaintImpact's JSON, written once: Fastify sends a Buffer as is,
     // where it would stringify the object and encode the text.
-    // The whole re-placement answer is written from the columns too (taint-impact-replacement-bytes.ts).
-    const payload =
-      this.impact.taintImpactJson(body) ??
-      this.impact.taintImpactReplacementBytes(body) ??
-      taintImpactBytes(this.impact.taintImpact(body));
+    const payload = isSummaryRequest(body)
+      ? this.impact.taintImpactSummaryJson(body)
+      : (this.impact.taintImpactJson(body) ??
+        this.impact.taintImpactReplacementBytes(body) ??
+        taintImpactBytes(this.impact.taintImpact(body)));
     void reply.header('content-type', 'application/json; charset=utf-8');
     return payload;
   }

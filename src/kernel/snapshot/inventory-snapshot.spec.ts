@@ -37,6 +37,30 @@ const pod = (name: string, over: Partial<StoredPod> = {}): StoredPod => ({
 });
 
 describe('InventorySnapshot', () => {
+  it('lists the nodes with a label value by name, and follows the nodes as they change', () => {
+    const s = new InventorySnapshot();
+    s.load(
+      [
+        node('c', { labels: { pool: 'search' } }),
+        node('a', { labels: { pool: 'search', zone: 'x' } }),
+        node('b', { labels: { pool: 'batch' } }),
+        node('d', { labels: {} }),
+      ],
+      [],
+    );
+    const names = (key: string, value: string) => s.nodesLabelled(key, value).map((n) => n.name);
+    expect(names('pool', 'search')).toEqual(['a', 'c']);
+    expect(names('pool', 'none')).toEqual([]);
+    expect(names('zone', 'x')).toEqual(['a']);
+    s.upsertNode(node('b', { labels: { pool: 'search' } }));
+    s.upsertNode(node('e', { labels: { pool: 'search' } }));
+    s.removeNode('c');
+    expect(names('pool', 'search')).toEqual(['a', 'b', 'e']);
+    expect(names('pool', 'batch')).toEqual([]);
+    // the same node views as schedulingNodes
+    expect(s.nodesLabelled('pool', 'search')[0]).toBe(s.schedulingNode('a'));
+  });
+
   it('sorts nodes by name and interns identical taint sets into one array', () => {
     const s = new InventorySnapshot();
     const gpu = [{ key: 'gpu', value: 'true', effect: 'NoSchedule' as const, timeAdded: at }];

@@ -27,6 +27,9 @@ export class InventorySnapshot {
   private readonly slotsInNameOrder = new Map<string, number[]>();
   private readonly internedTaints = new Map<string, readonly Taint[]>();
   private sorted: SchedulingNode[] | undefined;
+  /** `nodesLabelled`'s index, for the `sorted` array it was built from. */
+  private labelIndex:
+    { nodes: readonly SchedulingNode[]; byKey: Map<string, Map<string, SchedulingNode[]>> } | undefined;
   private version = 0;
   /** Bumped when nodes themselves change (not when only bound pods' requests do). */
   private nodeVersion = 0;
@@ -145,6 +148,29 @@ export class InventorySnapshot {
   schedulingTable(): NodeTable {
     const nodes = this.schedulingNodes();
     return this.view.current(this.version, this.nodeVersion, nodes, this.resourceChanges);
+  }
+
+  /**
+   * The nodes whose label `key` is `value`, sorted by name: an index per label key, built over the
+   * nodes the first time a key is asked for and dropped when nodes change (as `schedulingNodes`). A
+   * selector such as `pool=search` then looks at its pool's nodes, not at every node's labels (5,000
+   * label lookups, ~1.5 ms per taint-impact request).
+   */
+  nodesLabelled(key: string, value: string): readonly SchedulingNode[] {
+    const nodes = this.schedulingNodes();
+    if (this.labelIndex?.nodes !== nodes) this.labelIndex = { nodes, byKey: new Map() };
+    let byValue = this.labelIndex.byKey.get(key);
+    if (byValue === undefined) {
+      byValue = new Map();
+      for (const node of nodes) {
+        if (!Object.hasOwn(node.labels, key)) continue;
+        const labelled = byValue.get(node.labels[key]);
+        if (labelled === undefined) byValue.set(node.labels[key], [node]);
+        else labelled.push(node);
+      }
+      this.labelIndex.byKey.set(key, byValue);
+    }
+    return byValue.get(value) ?? [];
   }
 
   schedulingNode(name: string): SchedulingNode | undefined {
