@@ -1,9 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createTempDatabase, type TempDatabase } from '../../src/kernel/persistence/testing/temp-postgres';
 import { call, freePort, startChildServer, type ChildServer } from '../evictions/child-server';
+import { freshDataDir } from '../support/pglite-template';
 import { deleteRedisKeys, eventually, startTestApp, testModes, type TestApp } from '../support/test-app';
 
 jest.setTimeout(120_000);
@@ -105,7 +104,7 @@ describe.each(testModes())('held evictions across a SIGKILL restart (%s)', (mode
   let server: ChildServer | undefined;
 
   beforeAll(async () => {
-    if (mode === 'embedded') env = { DATA_DIR: mkdtempSync(join(tmpdir(), 'tw-held-')) };
+    if (mode === 'embedded') env = { DATA_DIR: freshDataDir() };
     else {
       db = await createTempDatabase('tw_held');
       env = {

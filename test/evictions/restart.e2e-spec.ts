@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createTempDatabase, type TempDatabase } from '../../src/kernel/persistence/testing/temp-postgres';
-import { deleteRedisKeys, testModes } from '../support/test-app';
+import { freshDataDir } from '../support/pglite-template';
+import { deleteRedisKeys, testModes } from '../support/test-modes';
 import { call, freePort, startChildServer, type ChildServer } from './child-server';
 import { noExecute } from './support';
 
@@ -18,7 +18,7 @@ describe.each(testModes())('restart after SIGKILL (%s)', (mode) => {
   let server: ChildServer | undefined;
 
   beforeAll(async () => {
-    if (mode === 'embedded') env = { DATA_DIR: mkdtempSync(join(tmpdir(), 'tw-restart-')) };
+    if (mode === 'embedded') env = { DATA_DIR: freshDataDir() };
     else {
       db = await createTempDatabase('tw_restart');
       env = {

@@ -1,7 +1,5 @@
 import { Writable } from 'node:stream';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { createClient, type Client } from 'graphql-ws';
 import pino from 'pino';
 import WebSocket from 'ws';
@@ -21,6 +19,7 @@ import {
   type GraphQLSurface,
   type RestOperation,
 } from '../support/api-surface';
+import { freshDataDir } from '../support/pglite-template';
 import { startTestApp, testModes, type TestApp } from '../support/test-app';
 
 // Issue 7 — authentication and roles on every REST route (from /docs-json) and every GraphQL
@@ -328,7 +327,7 @@ describe('running open (no API_KEYS)', () => {
         done();
       },
     });
-    const dataDir = mkdtempSync(join(tmpdir(), 'tw-open-'));
+    const dataDir = freshDataDir();
     const app = await createApp(loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' }), {
       logger: pino({ level: 'warn' }, sink),
     });

@@ -1,22 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import Redis from 'ioredis';
 import pino from 'pino';
 import { createApp } from '../../src/app.factory';
 import { loadConfig, type AppConfig } from '../../src/kernel/config/config.schema';
 import { createTempDatabase, type TempDatabase } from '../../src/kernel/persistence/testing/temp-postgres';
 import { freshDataDir } from './pglite-template';
+import { deleteRedisKeys, type TestModeName } from './test-modes';
 
-export type TestModeName = 'embedded' | 'postgres+redis';
-
-/**
- * The modes every end-to-end suite runs in: the embedded defaults (PGlite, in-process timers)
- * always, and real PostgreSQL + Redis when DATABASE_URL and REDIS_URL are set (CI sets both).
- */
-export function testModes(): TestModeName[] {
-  return process.env.DATABASE_URL && process.env.REDIS_URL ? ['embedded', 'postgres+redis'] : ['embedded'];
-}
+export { deleteRedisKeys, testModes, type TestModeName } from './test-modes';
 
 export interface HttpResult<T = any> {
   status: number;
@@ -98,21 +90,6 @@ async function releaseStorage(env: Record<string, string>): Promise<void> {
       ?.drop()
       .catch(() => undefined);
   if (env.REDIS_URL && env.REDIS_PREFIX) await deleteRedisKeys(env.REDIS_URL, env.REDIS_PREFIX);
-}
-
-export async function deleteRedisKeys(redisUrl: string, prefix: string): Promise<void> {
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
-  try {
-    await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== '0');
-  } finally {
-    redis.disconnect();
-  }
 }
 
 async function http(

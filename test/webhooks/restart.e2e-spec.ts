@@ -1,9 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createTempDatabase, type TempDatabase } from '../../src/kernel/persistence/testing/temp-postgres';
-import { deleteRedisKeys, testModes } from '../support/test-app';
+import { freshDataDir } from '../support/pglite-template';
+import { deleteRedisKeys, testModes } from '../support/test-modes';
 import { call, freePort, startChildServer, type ChildServer } from '../evictions/child-server';
 import { Receiver, waitFor } from './receiver';
 
@@ -19,7 +18,7 @@ describe.each(testModes())('webhooks across a SIGKILL (%s)', (mode) => {
 
   beforeAll(async () => {
     const webhookEnv = { WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_SECONDS: '1', WEBHOOK_RETRY_SCHEDULE: '1,1,1' };
-    if (mode === 'embedded') env = { ...webhookEnv, DATA_DIR: mkdtempSync(join(tmpdir(), 'tw-webhooks-')) };
+    if (mode === 'embedded') env = { ...webhookEnv, DATA_DIR: freshDataDir() };
     else {
       db = await createTempDatabase('tw_webhooks');
       env = {
