@@ -266,11 +266,15 @@ function workloadsOf(
     if (placements[i].placement) view.rePlaced++;
     else view.stranded++;
   }
-  return list.sort(
-    (a, b) =>
-      compare(a.namespace, b.namespace) ||
-      compare(a.owner?.kind ?? '', b.owner?.kind ?? '') ||
-      compare(a.owner?.name ?? '', b.owner?.name ?? ''),
+  return list.sort(byWorkload);
+}
+
+/** The answer's workload order: namespace, owner kind, owner name (a bare pod's empty owner first). */
+export function byWorkload(a: WorkloadImpactView, b: WorkloadImpactView): number {
+  return (
+    compare(a.namespace, b.namespace) ||
+    compare(a.owner?.kind ?? '', b.owner?.kind ?? '') ||
+    compare(a.owner?.name ?? '', b.owner?.name ?? '')
   );
 }
 

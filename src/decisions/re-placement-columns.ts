@@ -10,7 +10,7 @@ import type { SchedulingNode, Taint, Toleration } from '../domain/types';
 import type { InventorySnapshot } from '../kernel/snapshot/inventory-snapshot';
 import type { PodColumns } from '../kernel/snapshot/pod-store';
 import type { WorkloadImpactView } from './decision-answers';
-import { notRePlacedReason, ReleasedRequests, SpecGroups, type BudgetTally } from './disruption-impact';
+import { byWorkload, notRePlacedReason, ReleasedRequests, SpecGroups, type BudgetTally } from './disruption-impact';
 import { orderByName } from './name-order';
 import { dateMs } from './taint-impact-counts';
 
@@ -229,12 +229,7 @@ function workloadsOf(
     if (placedOn[i] !== null) view.rePlaced++;
     else view.stranded++;
   }
-  return list.sort(
-    (a, b) =>
-      compare(a.namespace, b.namespace) ||
-      compare(a.owner?.kind ?? '', b.owner?.kind ?? '') ||
-      compare(a.owner?.name ?? '', b.owner?.name ?? ''),
-  );
+  return list.sort(byWorkload);
 }
 
 function compare(a: string, b: string): number {

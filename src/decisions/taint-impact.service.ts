@@ -142,23 +142,14 @@ export class TaintImpactService {
       return undefined;
     const proposal = this.proposeTaints(input);
     const { snapshot } = proposal;
-    const nodes = proposal.targets.map(({ node, taints }) => ({
-      name: node.name,
-      slots: snapshot.boundSlotsInNameOrder(node.name),
-      taints,
-    }));
-    const pending = this.pendingOf(proposal);
+    const nodes = columnTargets(proposal);
     return writeTaintImpactJson(
       snapshot.podColumns(),
       nodes,
       proposal.at,
       this.matchOptions,
       new BudgetTally(snapshot),
-      {
-        unschedulablePending: pending.lost.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
-        schedulablePending: pending.gained.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
-        warnings: proposal.warnings,
-      },
+      { ...this.pendingRefs(proposal), warnings: proposal.warnings },
     );
   }
 
@@ -173,17 +164,11 @@ export class TaintImpactService {
       return undefined;
     const proposal = this.proposeTaints(input);
     const { snapshot } = proposal;
-    const nodes = proposal.targets.map(({ node, taints }) => ({
-      name: node.name,
-      slots: snapshot.boundSlotsInNameOrder(node.name),
-      taints,
-    }));
+    const nodes = columnTargets(proposal);
     const budgets = new BudgetTally(snapshot);
     const answer = rePlaceFromColumns(snapshot, nodes, proposal.after, proposal.at, this.matchOptions, budgets);
-    const pending = this.pendingOf(proposal);
     return taintImpactReplacementBytes(snapshot.podColumns(), nodes, answer, proposal.at, {
-      unschedulablePending: pending.lost.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
-      schedulablePending: pending.gained.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
+      ...this.pendingRefs(proposal),
       warnings: proposal.warnings,
       budgets: budgets.views(),
     });
@@ -330,6 +315,15 @@ export class TaintImpactService {
     return pendingImpact(this.pendingGroupsOf(snapshot), snapshot.schedulingNodes(), before, after);
   }
 
+  /** The pending pods the change affects as the byte writers take them: references in (namespace, name) order. */
+  private pendingRefs(proposal: ReturnType<TaintImpactService['proposeTaints']>) {
+    const pending = this.pendingOf(proposal);
+    return {
+      unschedulablePending: pending.lost.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
+      schedulablePending: pending.gained.map((pod) => ({ pod: refOf(pod) })).sort(byPod),
+    };
+  }
+
   /**
    * The disruption reports (SEMANTICS B.9.4–B.9.5): budgets always (cheap: per label set, per namespace);
    * re-placement only when asked, since it places every evicted pod in turn.
@@ -427,6 +421,18 @@ function continueNeedsLimit(): AppError {
   return new AppError('BadRequest', '"continue" goes with "limit": pass the same limit as the previous page', [
     { field: 'limit', type: 'Required value', message: 'Required value: with "continue"' },
   ]);
+}
+
+/** The target nodes as the column writers read them: name, bound pods' slots in name order, proposed taints. */
+function columnTargets(proposal: {
+  snapshot: InventorySnapshot;
+  targets: ReadonlyArray<{ node: { name: string }; taints: readonly Taint[] }>;
+}) {
+  return proposal.targets.map(({ node, taints }) => ({
+    name: node.name,
+    slots: proposal.snapshot.boundSlotsInNameOrder(node.name),
+    taints,
+  }));
 }
 
 function refOf(pod: { namespace: string; name: string }): PodRef {
