@@ -90,6 +90,33 @@ describe('toAppError: infrastructure failures are 503/409/400, never 500', () =>
       message: unavailable,
     },
     {
+      description:
+        'connection reset inside an interactive transaction (adapter-pg DriverAdapterError ConnectionClosed, thrown as is)',
+      error: Object.assign(new Error('ConnectionClosed'), {
+        name: 'DriverAdapterError',
+        cause: { kind: 'ConnectionClosed' },
+      }),
+      kind: 'Unavailable',
+      message: unavailable,
+    },
+    {
+      description: 'connection reset in a raw query (ConnectionClosed wrapped by Prisma)',
+      error: prismaError('P2010', 'Raw query failed.', {
+        driverAdapterError: { name: 'DriverAdapterError', cause: { kind: 'ConnectionClosed' } },
+      }),
+      kind: 'Unavailable',
+      message: unavailable,
+    },
+    {
+      description: 'socket timeout inside a transaction (adapter-pg DriverAdapterError SocketTimeout)',
+      error: Object.assign(new Error('SocketTimeout'), {
+        name: 'DriverAdapterError',
+        cause: { kind: 'SocketTimeout' },
+      }),
+      kind: 'Unavailable',
+      message: timedOut,
+    },
+    {
       description: 'pg pool: connection terminated',
       error: new Error('Connection terminated unexpectedly'),
       kind: 'Unavailable',

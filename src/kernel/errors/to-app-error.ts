@@ -30,6 +30,8 @@ export function toAppError(error: unknown): AppError {
     if (state) return state;
     const prisma = fromPrisma(error);
     if (prisma) return prisma;
+    const driver = fromDriverAdapterKind(error);
+    if (driver) return driver;
     if (isTimeout(error)) return new AppError('Unavailable', TIMED_OUT);
     if (isUnavailable(error)) return new AppError('Unavailable', 'the database is unavailable; retry later');
   }
@@ -112,6 +114,32 @@ function fromPrisma(error: Error): AppError | undefined {
     default:
       return undefined;
   }
+}
+
+/**
+ * The kinds @prisma/driver-adapter-utils gives a lost or slow database (adapter-pg maps ECONNRESET to
+ * `ConnectionClosed`, ECONNREFUSED to `DatabaseNotReachable`, ETIMEDOUT to `SocketTimeout`). A query inside an
+ * interactive transaction throws the adapter's DriverAdapterError as is (message: the kind, `cause.kind`); other
+ * queries arrive wrapped by Prisma (`meta.driverAdapterError.cause.kind`). Either way it is a 503, never a 500.
+ */
+const DRIVER_KINDS: Record<string, string> = {
+  ConnectionClosed: 'the database is unavailable; retry later',
+  DatabaseNotReachable: 'the database is unavailable; retry later',
+  TooManyConnections: 'the database is unavailable; retry later',
+  SocketTimeout: 'the database did not answer in time; retry later',
+};
+
+function fromDriverAdapterKind(error: Error): AppError | undefined {
+  const own = (error as { cause?: { kind?: unknown } }).cause;
+  const meta = (error as { meta?: { driverAdapterError?: { cause?: { kind?: unknown } } } }).meta;
+  for (const kind of [
+    typeof own === 'object' && own !== null ? own.kind : undefined,
+    meta?.driverAdapterError?.cause?.kind,
+  ]) {
+    const message = typeof kind === 'string' && Object.hasOwn(DRIVER_KINDS, kind) ? DRIVER_KINDS[kind] : undefined;
+    if (message) return new AppError('Unavailable', message);
+  }
+  return undefined;
 }
 
 const TIMEOUT =
