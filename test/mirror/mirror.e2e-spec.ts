@@ -358,8 +358,11 @@ describe.each(testModes())('mirror of a live cluster (%s)', (mode) => {
       const r = await mirror.request('GET', '/readyz');
       expect(r.body.checks.sync.state).toBe('watching');
     }, 15_000);
-    const history = (await mirror.request('GET', '/v1/events/history?types=SyncLost,SyncResumed')).body.items;
-    expect(history.map((e: { type: string }) => e.type)).toEqual(['SyncLost', 'SyncResumed']);
+    // SyncResumed is recorded in its own transaction right after the state turns `watching`: wait for its commit
+    await eventually(async () => {
+      const history = (await mirror.request('GET', '/v1/events/history?types=SyncLost,SyncResumed')).body.items;
+      expect(history.map((e: { type: string }) => e.type)).toEqual(['SyncLost', 'SyncResumed']);
+    }, 5_000);
     const metrics = (await mirror.request('GET', '/metrics')).text;
     expect(metrics).toMatch(/taintwise_sync_relists_total\{resource="nodes",reason="gone"\} [1-9]/);
     expect(metrics).toMatch(/taintwise_sync_reconnects_total\{resource="nodes"\} [1-9]/);
