@@ -3,6 +3,7 @@ import { fromResourceVector } from '../domain/resources/quantity';
 import type { FieldError } from '../domain/types';
 import { formatInvalidObject } from '../domain/validation/field-errors';
 import { AppError } from '../kernel/errors/app-error';
+import { decodePodResources } from './pod-decode';
 
 /**
  * A core/v1 Pod body as taintwise's pod write: what scheduling reads (tolerations, nodeSelector, node
@@ -24,9 +25,8 @@ export function podWriteBody(object: unknown, namespace: string, name: string): 
       `the namespace of the provided object does not match the namespace sent on the request`,
     );
   }
-  const containers = Array.isArray(spec.containers) ? spec.containers : [];
-  const initContainers = Array.isArray(spec.initContainers) ? spec.initContainers : [];
-  const requests = effectivePodRequests({ containers, initContainers, overhead: spec.overhead ?? null });
+  const { containers, initContainers, overhead } = decodePodResources(spec);
+  const requests = effectivePodRequests({ containers, initContainers, overhead });
   if (requests.errors.length) {
     const fields: FieldError[] = requests.errors.map((e) => ({
       field: `spec.${e.field}`,
@@ -41,7 +41,7 @@ export function podWriteBody(object: unknown, namespace: string, name: string): 
   if (spec.nodeSelector != null) body.nodeSelector = spec.nodeSelector;
   if (spec.affinity?.nodeAffinity != null) body.affinity = { nodeAffinity: spec.affinity.nodeAffinity };
   // One container: its resources as written (quantities keep their spelling); several: the scheduler's sum.
-  const single = containers.length === 1 && initContainers.length === 0 && spec.overhead == null;
+  const single = containers.length === 1 && initContainers.length === 0 && overhead == null;
   if (single && containers[0]?.resources) body.resources = pick(containers[0].resources, ['requests', 'limits']);
   else if (Object.keys(requests.vector).length) body.resources = { requests: fromResourceVector(requests.vector) };
   if (typeof spec.priority === 'number') body.priority = spec.priority;

@@ -217,6 +217,26 @@ ${podYaml('file-pod', undefined, '  tolerations:\n  - { key: dedicated, operator
     );
   });
 
+  it('quantities written as YAML numbers (cpu: 1) are read as their decimal text, as the API server reads them', async () => {
+    const manifest = podYaml('numbers').replace('{ cpu: 100m, memory: 64Mi }', '{ cpu: 1, memory: 1048576 }');
+    const created = await kubectl.run(['create', '-f', '-'], { stdin: manifest });
+    expect(created.stderr).toBe('');
+    expect(created.stdout.trim()).toBe('pod/numbers created');
+    const pod = await app.request('GET', '/v1/namespaces/shop/pods/numbers', undefined, keys.headers.viewer);
+    expect(pod.body.resources).toEqual({ requests: { cpu: '1', memory: '1048576' } });
+  });
+
+  it('requests of the wrong JSON type are a decode error (BadRequest), as the API server words it', async () => {
+    const r = await kubectl.run(['create', '-f', '-'], {
+      stdin: podYaml('typed').replace('{ cpu: 100m, memory: 64Mi }', '[ 100m ]'),
+    });
+    expect(r.stderr.trim()).toBe(
+      'Error from server (BadRequest): error when creating "STDIN": Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal array into Go struct field ResourceRequirements.spec.containers.resources.requests of type v1.ResourceList',
+    );
+    const pod = await app.request('GET', '/v1/namespaces/shop/pods/typed', undefined, keys.headers.viewer);
+    expect(pod.status).toBe(404);
+  });
+
   it('an invalid toleration is Invalid with its field path', async () => {
     const r = await kubectl.run(['create', '-f', '-'], {
       stdin: podYaml('bad', undefined, '  tolerations:\n  - { key: k, operator: Sometimes }\n'),
