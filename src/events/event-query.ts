@@ -20,10 +20,13 @@ export function parseTypes(raw: unknown): string[] | undefined {
 /** A position in the event log: an event id (digits: events after it) or an RFC 3339 time (events at or after it). */
 export type EventPosition = { afterId: bigint } | { since: Date };
 
+const MAX_EVENT_ID = 2n ** 63n - 1n;
+
 export function parsePosition(raw: unknown, field: string): EventPosition | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
   const text = String(raw).trim();
-  if (/^\d{1,19}$/.test(text)) return { afterId: BigInt(text) };
+  // Event ids are PostgreSQL bigints: a larger number can name no event, and the database would refuse it.
+  if (/^\d{1,19}$/.test(text) && BigInt(text) <= MAX_EVENT_ID) return { afterId: BigInt(text) };
   const time = Date.parse(text);
   if (/^\d{4}-\d{2}-\d{2}T/.test(text) && !Number.isNaN(time)) return { since: new Date(time) };
   throw new AppError('BadRequest', `${field} must be an event id or an RFC 3339 time`, [
