@@ -213,10 +213,10 @@ export class TaintImpactService {
       ]);
     }
     const proposal = this.proposeTaints(input);
-    // counted from the pod columns: no view, decision or Date per pod, no sort (taint-impact-counts.ts)
+    // counted from the pod columns, packed per node: no view, decision or Date per pod (taint-impact-counts.ts)
     const nodes = proposal.targets.map(({ node, taints }) => ({
       name: node.name,
-      slots: proposal.snapshot.boundSlots(node.name),
+      pods: proposal.snapshot.boundPodsPacked(node.name),
       taints,
     }));
     const counted = countTaintImpact(proposal.snapshot.podColumns(), nodes, proposal.at, this.matchOptions);
