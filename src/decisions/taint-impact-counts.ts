@@ -136,12 +136,6 @@ class Workloads {
       this.all.push(workload);
     }
     if (typeof key === 'number' && this.byOwnerNamespace[key] === undefined) {
-      // Filled up to the id first: writing far past an array's end turns it into a dictionary, and
-      // every pod's lookup above into a hash lookup (owner ids run into the thousands).
-      while (this.byOwner.length <= key) {
-        this.byOwner.push(undefined);
-        this.byOwnerNamespace.push(undefined);
-      }
       this.byOwner[key] = workload;
       this.byOwnerNamespace[key] = ns;
     }

@@ -393,8 +393,21 @@ interface ProposedTaints {
   after: readonly Taint[] | undefined;
 }
 
+/**
+ * `taintListKey`'s text per stored taint list (a node's list is replaced, never changed in place, when
+ * the node is written): a request over a 500-node pool then builds no string per node (~100 KiB of
+ * young garbage per request, measured with the sampling heap profiler) to find the one outcome they share.
+ */
+const listKeys = new WeakMap<readonly Taint[], string>();
+
 /** Everything applyTaintChanges reads of a node's taints, in order: key, value (absent apart), effect, timeAdded. */
 function taintListKey(taints: readonly Taint[]): string {
+  let key = listKeys.get(taints);
+  if (key === undefined) listKeys.set(taints, (key = taintListText(taints)));
+  return key;
+}
+
+function taintListText(taints: readonly Taint[]): string {
   let key = '';
   for (const t of taints)
     key += `${t.key}\u0000${t.value === undefined ? '\u0001' : t.value}\u0000${t.effect}\u0000${t.timeAdded === undefined ? 'u' : t.timeAdded === null ? 'n' : t.timeAdded.getTime()}\u0002`;
