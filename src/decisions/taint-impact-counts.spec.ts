@@ -97,4 +97,40 @@ describe('taint-impact summary from the pod columns against the reference', () =
     expect(solo.map((w) => [w.kind, w.evictNow + w.evictAfter])).toEqual([['Pod', 2]]);
     expect(service.taintImpactSummaryJson(body).toString()).toBe(JSON.stringify(presentTaintImpactSummary(fast)));
   });
+
+  it('counts what the nodes hold now after pods leave, move and change their binding (the packed index is dropped)', () => {
+    const pool = stored.nodes.filter((n) => n.labels.pool === 'batch-a').map((n) => n.name);
+    const body = { taints: [DRAIN], nodes: pool.slice(0, 6), at: later(20) };
+    expect(service.taintImpactSummary(body)).toEqual(reference(body)); // the index of these nodes is built
+    const onThem = stored.pods.filter((p) => p.nodeName !== null && pool.slice(0, 6).includes(p.nodeName));
+    snapshot.removePod(onThem[0].namespace, onThem[0].name);
+    snapshot.upsertPod({ ...onThem[1], nodeName: pool[5] === onThem[1].nodeName ? pool[4] : pool[5] });
+    snapshot.upsertPod({ ...onThem[2], boundAt: new Date(now.getTime() - 3_600_000) });
+    const moved = stored.pods.find((p) => p.nodeName !== null && !pool.slice(0, 6).includes(p.nodeName))!;
+    snapshot.upsertPod({ ...moved, nodeName: pool[0] });
+    const after = service.taintImpactSummary(body);
+    expect(after).toEqual(reference(body));
+    expect(service.taintImpactSummaryJson(body).toString()).toBe(JSON.stringify(presentTaintImpactSummary(after)));
+  });
+
+  it.each([
+    ['a quote and a backslash', 'we"ird\\name'],
+    ['a control character', 'tab\there'],
+    ['U+2028', 'line\u2028sep'],
+    ['an emoji', 'rocket-\u{1F680}'],
+    ['a lone surrogate', 'half-\ud800'],
+    ['a non-ASCII letter', 'caf\u00e9'],
+  ])('writes the same bytes as JSON.stringify for a namespace, an owner and a bare pod named with %s', (_, odd) => {
+    const node = stored.nodes.find((n) => n.labels.pool === 'search')!.name;
+    const base = stored.pods.find((p) => p.nodeName === node)!;
+    const owner = { kind: `Kind${odd}`, name: `owner-${odd}`, uid: 'u-odd', controller: true };
+    snapshot.upsertPod({ ...base, namespace: `ns-${odd}`, name: `owned-${odd}`, owner });
+    snapshot.upsertPod({ ...base, namespace: `ns-${odd}`, name: `bare-${odd}`, owner: null });
+    const body = { taints: [DRAIN], nodes: [node] };
+    const summary = service.taintImpactSummary(body);
+    expect(summary).toEqual(reference(body));
+    expect(summary.byWorkload.some((w) => w.namespace === `ns-${odd}` && w.name === `owner-${odd}`)).toBe(true);
+    const text = JSON.stringify(presentTaintImpactSummary(summary));
+    expect(service.taintImpactSummaryJson(body).equals(Buffer.from(text))).toBe(true);
+  });
 });

@@ -6,13 +6,14 @@ import {
 } from '../domain/eviction/decide-eviction';
 import type { MatchOptions } from '../domain/tolerations/tolerates-taint';
 import type { Taint, Toleration } from '../domain/types';
+import type { PackedBoundPods } from '../kernel/snapshot/packed-bound-pods';
 import type { PodColumns } from '../kernel/snapshot/pod-store';
 import type { ImpactCounts } from './taint-impact-summary';
 
-/** A target node of the what-if: its bound pods' slots and the taints the change would leave on it. */
+/** A target node of the what-if: its bound pods (packed: what the count reads) and its proposed taints. */
 export interface CountedNode {
   name: string;
-  slots: Iterable<number>;
+  pods: PackedBoundPods;
   taints: readonly Taint[];
 }
 
@@ -65,22 +66,24 @@ export function countTaintImpact(
   for (const node of nodes) {
     let byTolerations = memo.get(node.taints);
     if (!byTolerations) memo.set(node.taints, (byTolerations = new Map()));
-    let nodeTally: Tally | undefined;
-    for (const slot of node.slots) {
-      nodeTally ??= tally();
-      const tolerations = pods.tolerationsOf(slot);
+    const packed = node.pods;
+    if (packed.count === 0) continue;
+    const nodeTally = tally();
+    for (let i = 0; i < packed.count; i++) {
+      const tolerations = packed.tolerations[i];
       let tolerance = byTolerations.get(tolerations);
       if (!tolerance)
         byTolerations.set(tolerations, (tolerance = noExecuteTolerance(tolerations, node.taints, options)));
+      const workload = workloads.of(packed.namespaceIds[i], packed.ownerIds[i], packed.slots[i]);
       let action = NOW;
       let evictAtMs = atMs;
       if (tolerance.untolerated === undefined) {
-        const boundAtMs = pods.boundAtMs(slot);
+        const boundAtMs = packed.boundAtMs[i];
         const index = earliestDeadline(tolerance, boundAtMs);
         if (index < 0) {
           total.tolerating++;
           nodeTally.tolerating++;
-          workloads.of(slot).tolerating++;
+          workload.tolerating++;
           continue;
         }
         const deadline = deadlineMs(tolerance.finite[index], boundAtMs);
@@ -89,9 +92,9 @@ export function countTaintImpact(
       }
       count(total, action, evictAtMs);
       count(nodeTally, action, evictAtMs);
-      count(workloads.of(slot), action, evictAtMs);
+      count(workload, action, evictAtMs);
     }
-    if (nodeTally) byNode.push({ name: node.name, tally: nodeTally });
+    byNode.push({ name: node.name, tally: nodeTally });
   }
   const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return {
@@ -118,10 +121,9 @@ class Workloads {
 
   constructor(private readonly pods: PodColumns) {}
 
-  of(slot: number): Tally {
+  /** The tally of the pod at `slot`, of namespace `ns` and owner `ownerId` (read from the packed node). */
+  of(ns: number, ownerId: number, slot: number): Tally {
     const pods = this.pods;
-    const ns = pods.namespaceId(slot);
-    const ownerId = pods.ownerId(slot);
     if (ownerId >= 0 && this.byOwnerNamespace[ownerId] === ns) return this.byOwner[ownerId]!.tally;
     const owner = ownerId < 0 ? null : pods.ownerById(ownerId);
     const key = owner === null ? pods.name(slot) : owner.kind === 'Pod' ? owner.name : ownerId;

@@ -9,7 +9,8 @@ import type { Taint, Toleration } from '../domain/types';
 import type { PodColumns } from '../kernel/snapshot/pod-store';
 import type { TaintImpactAnswer } from './decision-answers';
 import type { BudgetTally } from './disruption-impact';
-import { encoded, maxStringBytes, putBytes, putString } from './json-byte-pieces';
+import { encoded } from './json-byte-pieces';
+import { ScratchBytes } from './scratch-bytes';
 import { dateMs } from './taint-impact-counts';
 
 /** A target node of the what-if: its bound pods' slots in (namespace, name) order, and its proposed taints. */
@@ -204,48 +205,3 @@ class RowPieces {
     );
   }
 }
-
-/**
- * The answer's bytes as they are written: a buffer kept between answers (grown to the largest one,
- * dropped past MAX_KEPT), then copied once into a Buffer of the exact size. A 2.4 MB answer then
- * allocates 2.4 MB, not a guess with slack that V8 would count as external memory until collected.
- */
-class ScratchBytes {
-  private buffer = scratch;
-  private length = 0;
-
-  put(piece: Uint8Array): void {
-    this.room(piece.length);
-    this.length = putBytes(this.buffer, this.length, piece);
-  }
-
-  /** `,` (unless first), opening, the name as a JSON string, closing, ending. */
-  row(first: boolean, opening: Uint8Array, name: string, closing: Uint8Array, ending: Uint8Array): void {
-    this.room(1 + opening.length + maxStringBytes(name.length) + closing.length + ending.length);
-    const out = this.buffer;
-    let pos = this.length;
-    if (!first) out[pos++] = 0x2c;
-    pos = putBytes(out, pos, opening);
-    pos = putString(out, pos, name);
-    pos = putBytes(out, pos, closing);
-    this.length = putBytes(out, pos, ending);
-  }
-
-  result(): Buffer {
-    const answer = Buffer.allocUnsafe(this.length);
-    answer.set(this.buffer.subarray(0, this.length));
-    scratch = this.buffer.length <= MAX_KEPT ? this.buffer : new Uint8Array(0);
-    return answer;
-  }
-
-  private room(size: number): void {
-    if (this.length + size <= this.buffer.length) return;
-    const next = new Uint8Array(Math.max(this.buffer.length * 2, this.length + size, 1 << 16));
-    next.set(this.buffer.subarray(0, this.length));
-    this.buffer = next;
-  }
-}
-
-/** The largest scratch buffer kept for the next answer (the bench's pool answer is 2.4 MB). */
-const MAX_KEPT = 16 << 20;
-let scratch = new Uint8Array(0);

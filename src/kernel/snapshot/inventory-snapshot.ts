@@ -3,6 +3,7 @@ import { schedulingSignature } from '../../domain/tolerations/taint-to-string';
 import { attachNodeTable, type NodeTable } from '../../domain/scheduling/node-table';
 import type { ResourceVector, SchedulingNode, Taint } from '../../domain/types';
 import { isActivePhase, type StoredNode, type StoredPod } from '../model/stored-objects';
+import { packBoundPods, type PackedBoundPods } from './packed-bound-pods';
 import { PodStore, type BoundPodView, type PodColumns, type RePlaceablePodView } from './pod-store';
 import { BudgetIndex } from './budget-index';
 import type { StoredBudget } from '../model/stored-budget';
@@ -25,6 +26,8 @@ export class InventorySnapshot {
   private readonly pendingPods = new Set<number>();
   /** Per node, its bound pods' slots in (namespace, name) order: built when asked, dropped when they change. */
   private readonly slotsInNameOrder = new Map<string, number[]>();
+  /** `boundPodsPacked`'s index, dropped with `slotsInNameOrder`'s entry when the node's pods change. */
+  private readonly packedBound = new Map<string, PackedBoundPods>();
   private readonly internedTaints = new Map<string, readonly Taint[]>();
   private sorted: SchedulingNode[] | undefined;
   /** `nodesLabelled`'s index, for the `sorted` array it was built from. */
@@ -51,6 +54,7 @@ export class InventorySnapshot {
     this.pods.clear();
     this.podsByNode.clear();
     this.slotsInNameOrder.clear();
+    this.packedBound.clear();
     this.pendingPods.clear();
     this.internedTaints.clear();
     for (const n of nodes) this.nodes.set(n.name, this.toSnapshotNode(n, emptyRequested()));
@@ -222,6 +226,19 @@ export class InventorySnapshot {
     return sorted;
   }
 
+  /**
+   * What taint-impact's count reads of the node's bound pods, packed side by side in (namespace, name)
+   * order (packed-bound-pods.ts: an index kept until the node's pods change, like the order itself).
+   */
+  boundPodsPacked(nodeName: string): PackedBoundPods {
+    let packed = this.packedBound.get(nodeName);
+    if (packed === undefined) {
+      packed = packBoundPods(this.pods, this.boundSlotsInNameOrder(nodeName));
+      this.packedBound.set(nodeName, packed);
+    }
+    return packed;
+  }
+
   /** The pods' fields by slot, without building a view or a StoredPod per pod. */
   podColumns(): PodColumns {
     return this.pods;
@@ -286,6 +303,7 @@ export class InventorySnapshot {
     if (!onNode) this.podsByNode.set(pod.nodeName, (onNode = new Set()));
     onNode.add(slot);
     this.slotsInNameOrder.delete(pod.nodeName);
+    this.packedBound.delete(pod.nodeName);
     const node = this.nodes.get(pod.nodeName);
     if (node) {
       addInto(node.scheduling.requested, pod.requests, 1);
@@ -304,6 +322,7 @@ export class InventorySnapshot {
       const onNode = this.podsByNode.get(nodeName);
       if (onNode?.delete(slot)) {
         this.slotsInNameOrder.delete(nodeName);
+        this.packedBound.delete(nodeName);
         if (onNode.size === 0) this.podsByNode.delete(nodeName);
         const node = this.nodes.get(nodeName);
         if (node) {
