@@ -83,13 +83,15 @@ describe('EvictionRepository.insert: the bulk statement stores what createMany s
     ['Scheduled', { status: 'Scheduled' } as const],
     ['Executed', { status: 'Executed', at: new Date('2026-11-25T11:00:00.456Z') } as const],
   ])('%s rows: 120 in one statement equal the same rows 10 at a time', async (status, outcome) => {
-    const bulk = rowsFor(120, `bulk-${status}`);
-    const small = rowsFor(120, `small-${status}`);
+    // A PostgreSQL database outlives the run: tags unique to it.
+    const run = randomUUID().slice(0, 8);
+    const bulk = rowsFor(120, `bulk-${status}-${run}`);
+    const small = rowsFor(120, `small-${status}-${run}`);
     await repo.insert(db.prisma, bulk, outcome);
     for (let i = 0; i < small.length; i += 10) await repo.insert(db.prisma, small.slice(i, i + 10), outcome);
-    const viaBulk = await stored(`bulk-${status}`);
+    const viaBulk = await stored(`bulk-${status}-${run}`);
     expect(viaBulk).toHaveLength(120);
-    expect(viaBulk).toEqual(await stored(`small-${status}`));
+    expect(viaBulk).toEqual(await stored(`small-${status}-${run}`));
   });
 
   it('indexes each distinct taint list and reason once', () => {
