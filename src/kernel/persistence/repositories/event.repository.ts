@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor, PendingEvent } from '../change-set';
 import { json, type Db } from '../prisma-types';
+import { compactEvents } from './event-rows';
 
 /** Above this many events one statement with one JSON document replaces createMany. */
 const BULK_EVENTS = 100;
@@ -44,19 +45,23 @@ export class EventRepository {
    * Thousands of events (a NoExecute taint over many pods, a burst of evictions) in one statement
    * with one JSON document parameter: Prisma's createMany binds every value separately (~2.5 ms per
    * row on PGlite), and even one array parameter per column costs the driver a conversion per
-   * element; `jsonb_to_recordset` of one string is about twice as fast again. Ids are assigned in
-   * `ord` order, so sorting the returned rows by id pairs them with their events.
+   * element; one JSON document, unpacked in SQL, is about twice as fast again. The document is
+   * compact (`compactEvents`: rows as arrays, a long string repeated across events sent once). Ids
+   * are assigned in `ord` order, so sorting the returned rows by id pairs them with their events.
    */
   private async insertMany(tx: Db, actor: Actor, events: readonly PendingEvent[]): Promise<TaintwiseEvent[]> {
+    const doc = compactEvents(events);
     const returned = await tx.$queryRawUnsafe<Array<{ id: string; created_at: Date | string }>>(
       `INSERT INTO events (type, actor, request_id, subject_kind, subject_name, data)
-       SELECT u.type, $1, $2, u.kind, u.name, u.data
-       FROM ROWS FROM (jsonb_to_recordset($3::jsonb) AS (type text, kind text, name text, data jsonb)) WITH ORDINALITY AS u(type, kind, name, data, ord)
+       SELECT u.r->>0, $1, $2, u.r->>1, u.r->>2,
+              CASE WHEN u.r->>4 IS NULL THEN u.r->3 ELSE (u.r->3) || ((SELECT $4::jsonb) -> ((u.r->>4)::int)) END
+       FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS u(r, ord)
        ORDER BY u.ord
        RETURNING id::text AS id, created_at`,
       actor.name,
       actor.requestId ?? null,
-      JSON.stringify(events.map((e) => ({ type: e.type, kind: e.subjectKind, name: e.subjectName, data: e.data }))),
+      doc.rows,
+      doc.shared,
     );
     // bigint ids as text: the shorter is the smaller, then the text order is the number order.
     const rows = returned.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
