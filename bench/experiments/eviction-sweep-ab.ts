@@ -1,0 +1,148 @@
+/**
+ * Issue 16 (6), the eviction lag of 10,000 evictions due in the same second, for two or more trees measured
+ * alternately (A B, B A, ...) on one loaded machine. Each round starts every tree on a fresh copy of a data dir
+ * imported once (the one `taint-commit-ab.ts --base` makes: same inventory, drainSeconds 30), taints the 100
+ * `batch-b` nodes with the drain taint as bench/run.ts's eviction-lag step does (10,000 pods tolerate it for 30 s),
+ * and from 2 s before the deadline samples the service's CPU (/proc) every 100 ms until it has been idle for 3 s:
+ *   - sweep: from the deadline to the last 100 ms in which the service worked (≥ 20 ms of CPU), i.e. when the
+ *     sweep's last transaction had committed and its events were published (the live stream's p99 is close to it);
+ *   - CPU: the service's CPU from 2 s before the deadline to that instant;
+ *   - executed: the batch-b evictions Executed afterwards (GET /v1/evictions, not timed), to check all 10,000 ran.
+ *
+ *   node -r @swc-node/register bench/experiments/eviction-sweep-ab.ts \
+ *     --trees before=/tmp/wc-before,after=. [--rounds 4] [--base /tmp/taint-ab-base] [--node-args '-r /tmp/hook.cjs']
+ *
+ * Each tree must be built (`npx tsc -p tsconfig.build.json` inside it). `--node-args`: extra node flags for the
+ * service (a scratch hook, a profiler), split on spaces.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { generateInventory } from '../generate-inventory';
+import { http, listAll } from '../lib/http';
+import { load } from '../lib/machine';
+import { Service, sleep } from '../lib/service';
+import { DRAIN_SPEC } from '../scenarios';
+
+const argv = process.argv.slice(2);
+const arg = (name: string, fallback: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : fallback;
+};
+const trees = arg('trees', '')
+  .split(',')
+  .filter(Boolean)
+  .map((kv) => {
+    const [label, dir] = kv.split('=');
+    return { label, dir: resolve(dir) };
+  });
+if (trees.length === 0) throw new Error('--trees label=dir,label=dir');
+const rounds = Number(arg('rounds', '4'));
+const base = resolve(arg('base', '/tmp/taint-ab-base'));
+const extraArgs = arg('node-args', '').split(' ').filter(Boolean);
+const DRAIN_SECONDS = 30;
+
+const log = (msg: string) =>
+  process.stdout.write(`[sweep-ab ${new Date().toISOString().slice(11, 19)} load ${load().join('/')}] ${msg}\n`);
+
+const ENV = { BENCH_OPS_ROUTES: 'true' };
+
+async function waitIdle(service: Service, maxMs = 15_000): Promise<void> {
+  const until = performance.now() + maxMs;
+  let last = service.cpuSeconds();
+  while (performance.now() < until) {
+    await sleep(1000);
+    const now = service.cpuSeconds();
+    if (now - last < 0.05) return;
+    last = now;
+  }
+}
+
+interface RoundFigures {
+  commitMs: number;
+  sweepMs: number;
+  cpuS: number;
+  executed: number;
+}
+
+async function main() {
+  if (!existsSync(base)) throw new Error(`${base} missing: make it with taint-commit-ab.ts --base ${base}`);
+  const inv = generateInventory({ nodes: 5000, pods: 150000, seed: 42, drainSeconds: DRAIN_SECONDS });
+  const names = inv.pools['batch-b'];
+  const onPool = new Set(names);
+  const results = new Map<string, RoundFigures[]>(trees.map((t) => [t.label, []]));
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? trees : [...trees].reverse();
+    for (const tree of order) {
+      const dir = `${base}-sweep-${tree.label}`;
+      rmSync(dir, { recursive: true, force: true });
+      execFileSync('cp', ['-a', base, dir]);
+      const { service } = await Service.start({
+        cwd: tree.dir,
+        entry: join(tree.dir, 'dist', 'main.js'),
+        env: { ...ENV, DATA_DIR: dir },
+        nodeArgs: extraArgs,
+      });
+      try {
+        await waitIdle(service);
+        const answer = await http(service.url, 'POST', '/v1/taints', { nodes: names, taints: [DRAIN_SPEC] });
+        if (answer.status !== 200) throw new Error(`taint answered ${answer.status}: ${answer.text.slice(0, 300)}`);
+        // timeAdded is the commit's clock, a little before the answer: the deadline is at most this.
+        const dueAt = Date.now() - answer.ms + DRAIN_SECONDS * 1000;
+        await sleep(Math.max(0, dueAt - 2000 - Date.now()));
+        const cpu0 = service.cpuSeconds();
+        let last = cpu0;
+        let lastBusyAt = Date.now();
+        let cpuAtBusy = cpu0;
+        for (const until = Date.now() + 120_000; Date.now() < until;) {
+          await sleep(100);
+          const now = service.cpuSeconds();
+          if (now - last >= 0.02) {
+            lastBusyAt = Date.now();
+            cpuAtBusy = now;
+          }
+          last = now;
+          if (Date.now() > dueAt + 1000 && Date.now() - lastBusyAt > 3000) break;
+        }
+        const list = await listAll<any>(service.url, '/v1/evictions?status=Executed');
+        const executed = list.items.filter((e) => onPool.has(e.node ?? e.nodeName)).length;
+        const f: RoundFigures = {
+          commitMs: answer.ms,
+          sweepMs: lastBusyAt - dueAt,
+          cpuS: cpuAtBusy - cpu0,
+          executed,
+        };
+        results.get(tree.label)!.push(f);
+        log(
+          `round ${round + 1} ${tree.label}: taint ${Math.round(f.commitMs)} ms (${JSON.stringify(answer.body.evictions)}); sweep done ${f.sweepMs} ms after the deadline, CPU ${f.cpuS.toFixed(2)} s; ${executed} executed`,
+        );
+      } finally {
+        await service.stop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  }
+  const median = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  };
+  for (const t of trees) {
+    const rs = results.get(t.label)!;
+    log(
+      `${t.label} median of ${rs.length}: sweep ${Math.round(median(rs.map((r) => r.sweepMs)))} ms, CPU ${median(rs.map((r) => r.cpuS)).toFixed(2)} s; sweeps ${rs.map((r) => r.sweepMs).join(' ')}`,
+    );
+  }
+  if (trees.length === 2) {
+    const [a, b] = trees.map((t) => results.get(t.label)!);
+    const ratios = a.map((r, i) => (b[i] ? b[i].sweepMs / r.sweepMs : NaN)).filter(Number.isFinite);
+    const cpuRatios = a.map((r, i) => (b[i] ? b[i].cpuS / r.cpuS : NaN)).filter(Number.isFinite);
+    log(
+      `pair ratios ${trees[1].label}/${trees[0].label}: sweep ${ratios.map((x) => x.toFixed(2)).join(' ')} (median ${median(ratios).toFixed(2)}); CPU ${cpuRatios.map((x) => x.toFixed(2)).join(' ')} (median ${median(cpuRatios).toFixed(2)})`,
+    );
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
