@@ -138,8 +138,16 @@ export class WatchCache implements OnApplicationBootstrap, BeforeApplicationShut
     const index = this.snapshots.snapshot.budgets;
     if (index.size === 0) return;
     const moved = [...changes.pods, ...changes.deletedPods.flatMap((d) => (d.last ? [d.last] : []))];
+    // A sweep batch moves 5,000 pods, each once tested against every budget of its namespace; pods of one
+    // workload share their labels object (the rows' JSON is interned), so the budgets selecting a labels object
+    // are looked up once per batch. The index does not change during this loop: the same budgets, same order.
+    const selecting = new Map<string, Map<StoredPod['labels'], StoredBudget[]>>();
     for (const pod of moved) {
-      for (const budget of index.selecting(pod.namespace, pod.labels)) written(budget, 'MODIFIED');
+      let inNamespace = selecting.get(pod.namespace);
+      if (!inNamespace) selecting.set(pod.namespace, (inNamespace = new Map()));
+      let budgets = inNamespace.get(pod.labels);
+      if (!budgets) inNamespace.set(pod.labels, (budgets = index.selecting(pod.namespace, pod.labels)));
+      for (const budget of budgets) written(budget, 'MODIFIED');
     }
   }
 
