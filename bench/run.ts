@@ -17,6 +17,7 @@ import { runLoad, type LoadRequest } from './lib/load';
 import { runOpenLoop } from './lib/open-loop';
 import { load, machineInfo, versions } from './lib/machine';
 import { compileService, REPO_ROOT, Service, sleep } from './lib/service';
+import { watchEvictions } from './lib/eviction-stream';
 import { summarize } from './lib/stats';
 import { BenchWebhookReceiver } from './lib/webhook-receiver';
 import { countDelayedJobs, createStorage, type ModeName, type Storage } from './lib/storage';
@@ -910,52 +911,6 @@ async function measureTaintCommit(
   } catch (e) {
     return fail(e);
   }
-}
-
-/**
- * Listens to `GET /v1/events?types=EvictionExecuted` (SSE) and records, for each eviction of a
- * tolerationSeconds deadline on the given nodes, arrival time − evictAt.
- */
-function watchEvictions(
-  service: Service,
-  nodes: Set<string>,
-): { stop(expected: number, waitMs: number): Promise<number[]>; error?: string } {
-  const lags: number[] = [];
-  const controller = new AbortController();
-  const watcher: { stop(expected: number, waitMs: number): Promise<number[]>; error?: string } = {
-    async stop(expected, waitMs) {
-      const until = Date.now() + waitMs;
-      while (lags.length < expected && Date.now() < until) await sleep(100);
-      controller.abort();
-      return lags;
-    },
-  };
-  void (async () => {
-    const res = await fetch(`${service.url}/v1/events?types=EvictionExecuted`, {
-      headers: { accept: 'text/event-stream' },
-      signal: controller.signal,
-    });
-    if (!res.ok || !res.body) throw new Error(`GET /v1/events answered ${res.status}`);
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      const arrived = Date.now();
-      buffer += decoder.decode(chunk, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const frame = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const line = frame.split('\n').find((l) => l.startsWith('data: '));
-        if (!line) continue;
-        const event = JSON.parse(line.slice(6));
-        const data = event.data ?? {};
-        if (typeof data.evictAt === 'string' && nodes.has(data.node)) lags.push(arrived - Date.parse(data.evictAt));
-      }
-    }
-  })().catch((e: unknown) => {
-    if (!controller.signal.aborted) watcher.error = String(e);
-  });
-  return watcher;
 }
 
 async function measureEvictionLag(service: Service, s: Settings, inv: GeneratedInventory): Promise<Figure> {

@@ -3,7 +3,7 @@
  * alternately (A B, B A, ...) on one loaded machine. Each round starts every tree on a fresh copy of a data dir
  * imported once (the one `taint-commit-ab.ts --base` makes: same inventory, drainSeconds 30), taints the 100
  * `batch-b` nodes with the drain taint as bench/run.ts's eviction-lag step does (10,000 pods tolerate it for 30 s),
- * and listens to `GET /v1/events?types=EvictionExecuted` as bench/run.ts's watchEvictions does:
+ * and listens to `GET /v1/events?types=EvictionExecuted` with bench/lib/eviction-stream.ts (as bench/run.ts does):
  *   - p99 / last: arrival of each of the 10,000 EvictionExecuted events − its evictAt (the bench's observed lag);
  *   - CPU: the service's CPU (/proc) from 2 s before the deadline to the last arrival;
  *   - executed: the batch-b evictions Executed afterwards (GET /v1/evictions, not timed; 11,000 with the immediate).
@@ -20,6 +20,7 @@ import { join, resolve } from 'node:path';
 import { generateInventory } from '../generate-inventory';
 import { http, listAll } from '../lib/http';
 import { load } from '../lib/machine';
+import { watchEvictions } from '../lib/eviction-stream';
 import { Service, sleep } from '../lib/service';
 import { DRAIN_SPEC } from '../scenarios';
 
@@ -144,49 +145,6 @@ function quantile(xs: number[], q: number): number {
   if (xs.length === 0) return NaN;
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
-}
-
-/**
- * bench/run.ts watchEvictions: `GET /v1/events?types=EvictionExecuted` (SSE), arrival − evictAt of each eviction of
- * a tolerationSeconds deadline on these nodes: what a platform listening to the live stream sees.
- */
-function watchEvictions(
-  service: Service,
-  nodes: Set<string>,
-): { stop(expected: number, waitMs: number): Promise<number[]> } {
-  const lags: number[] = [];
-  const controller = new AbortController();
-  void (async () => {
-    const res = await fetch(`${service.url}/v1/events?types=EvictionExecuted`, {
-      headers: { accept: 'text/event-stream' },
-      signal: controller.signal,
-    });
-    if (!res.ok || !res.body) throw new Error(`GET /v1/events answered ${res.status}`);
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-      const arrived = Date.now();
-      buffer += decoder.decode(chunk, { stream: true });
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const frame = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const line = frame.split('\n').find((l) => l.startsWith('data: '));
-        if (!line) continue;
-        const event = JSON.parse(line.slice(6));
-        const data = event.data ?? {};
-        if (typeof data.evictAt === 'string' && nodes.has(data.node)) lags.push(arrived - Date.parse(data.evictAt));
-      }
-    }
-  })().catch(() => undefined);
-  return {
-    async stop(expected, waitMs) {
-      const until = Date.now() + waitMs;
-      while (lags.length < expected && Date.now() < until) await sleep(100);
-      controller.abort();
-      return lags;
-    },
-  };
 }
 
 main().catch((e) => {
