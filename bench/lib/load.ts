@@ -21,6 +21,8 @@ export interface LoadOptions {
   warmupSec: number;
   /** CPU seconds used so far by the server process (for CPU ms per request, independent of the machine's load). */
   serverCpu?: () => number;
+  /** Also return every measured latency (experiments that set them beside other events). */
+  keepSamples?: boolean;
 }
 
 export interface LoadResult {
@@ -40,6 +42,8 @@ export interface LoadResult {
   /** Server CPU time per successful request, and the rate that would give on one fully available core. */
   serverCpuMsPerRequest?: number;
   perCoreCapacityRps?: number;
+  /** Every measured latency in ms, in arrival order (only with `keepSamples`). */
+  samples?: number[];
 }
 
 /** Requests sent with a `distinctBody` so far, over every run of this process: never the same body twice. */
@@ -83,6 +87,7 @@ function once(options: LoadOptions, durationSec: number, record: boolean): Promi
           rps: ok / elapsed,
           latencyMs: summarize(latencies),
           bytesPerResponse: ok ? bytes / ok : 0,
+          ...(options.keepSamples ? { samples: latencies } : {}),
         });
       },
     );

@@ -13,12 +13,14 @@ export type ReplacementRest = Pick<
  * `JSON.stringify(presentTaintImpact(taintImpact(body)))` (taint-impact-replacement-bytes.spec.ts compares
  * them), written from the columns of re-placement-columns.ts with no view, row or text per eviction.
  *
- * Over a 500-node pool the answer lists ~14,000 evictions in ~11 MB. An eviction is five pieces that
- * repeat across evictions — its namespace's opening, its node's, its (afterSeconds, evictAt)'s, its
- * placement's (the node, or null and the FitError message: ~7 MB of the answer is a few messages) — and
- * its name. Each piece is encoded once per answer, then copied; names (DNS labels: ASCII) are written
- * character by character. The size is worked out first so the buffer is allocated once, exactly (V8
- * counts it as external memory, which paces its full collections).
+ * Over a 500-node pool the answer lists ~14,000 evictions in ~11 MB. An eviction is its namespace's
+ * opening, its name, its node's piece, its (afterSeconds, evictAt)'s piece and its placement: the node's
+ * name, or null and the reason (~7 MB of the answer is a few FitError messages). The pieces repeat across
+ * evictions, so each is encoded once per answer and then copied; names (DNS names: ASCII) are written
+ * character by character. No piece joins two of them: (node, placement) pairs are nearly one per placed
+ * pod, and encoding a text per pair cost more than the rest of the writer. The size is worked out first
+ * so the buffer is allocated once, exactly (V8 counts it as external memory, which paces its full
+ * collections).
  */
 export function taintImpactReplacementBytes(
   pods: PodColumns,
@@ -30,28 +32,35 @@ export function taintImpactReplacementBytes(
   const { count, slot, node, afterSeconds, evictAtMs, placedOn, reason, byName } = answer;
   const opening = new Pieces<number>((id) => `{"pod":{"namespace":${JSON.stringify(pods.namespaceName(id))},"name":`);
   const strandedOpening = new Pieces<number>((id) => `{"namespace":${JSON.stringify(pods.namespaceName(id))},"name":`);
-  const tails = new EvictionTails(nodes);
+  const nodePiece = new Pieces<number>((n) => `},"node":${JSON.stringify(nodes[n].name)},"action":`);
+  const timings = new Timings();
+  const reasons = new Reasons();
   const names = new Names();
 
   // First each eviction's pieces, and the size of everything.
-  const pieceA: Uint8Array[] = new Array(count);
-  const tail: Uint8Array[] = new Array(count);
+  const timing: Uint8Array[] = new Array(count);
+  const unplaced: Array<Uint8Array | undefined> = new Array(count);
   const nameSize = new Int32Array(count);
+  const placedSize = new Int32Array(count);
   let size = 0;
   let strandedCount = 0;
   for (let i = 0; i < count; i++) {
     const s = slot[i];
     const namespaceId = pods.namespaceId(s);
-    const a = opening.of(namespaceId);
-    const to = placedOn[i];
-    const t = tails.of(node[i], evictAtMs[i], afterSeconds[i], to, reason[i]);
+    const t = timings.of(evictAtMs[i], afterSeconds[i]);
     const n = names.size(pods.name(s));
-    pieceA[i] = a;
-    tail[i] = t;
+    timing[i] = t;
     nameSize[i] = n;
-    size += a.length + n + t.length;
-    if (to === null) {
-      size += strandedOpening.of(namespaceId).length + n + 1;
+    size += opening.of(namespaceId).length + n + nodePiece.of(node[i]).length + t.length;
+    const to = placedOn[i];
+    if (to !== null) {
+      const p = names.size(to);
+      placedSize[i] = p;
+      size += PLACED_OPEN.length + p + PLACED_CLOSE.length;
+    } else {
+      const r = reasons.of(reason[i]!);
+      unplaced[i] = r;
+      size += r.length + strandedOpening.of(namespaceId).length + n + 1;
       strandedCount++;
     }
   }
@@ -69,9 +78,18 @@ export function taintImpactReplacementBytes(
   let pos = put(out, 0, head);
   for (let i = 0; i < count; i++) {
     if (i > 0) out[pos++] = COMMA;
-    pos = put(out, pos, pieceA[i]);
-    pos = names.write(out, pos, pods.name(slot[i]), nameSize[i]);
-    pos = put(out, pos, tail[i]);
+    const s = slot[i];
+    pos = put(out, pos, opening.of(pods.namespaceId(s)));
+    pos = names.write(out, pos, pods.name(s), nameSize[i]);
+    pos = put(out, pos, nodePiece.of(node[i]));
+    pos = put(out, pos, timing[i]);
+    const r = unplaced[i];
+    if (r !== undefined) pos = put(out, pos, r);
+    else {
+      pos = put(out, pos, PLACED_OPEN);
+      pos = names.write(out, pos, placedOn[i]!, placedSize[i]);
+      pos = put(out, pos, PLACED_CLOSE);
+    }
   }
   pos = put(out, pos, middle);
   let first = true;
@@ -92,71 +110,61 @@ export function taintImpactReplacementBytes(
 }
 
 /**
- * An eviction's bytes after its name, one piece per (node, action and instant, placement):
- * `},"node":…,"action":…,"afterSeconds":…,"evictAt":…,"placement":…` and the reason, if any, and `}`.
- * A pool's stranded pods share a few hundred of them.
+ * `"EvictNow"` or `"EvictAfter"` with afterSeconds and evictAt, per (evictAt, afterSeconds). A drain has one
+ * or a few; the last one is kept at hand, so most evictions need no lookup (evictAt is no small integer: a
+ * Map keyed by it boxes a number per lookup).
  */
-class EvictionTails {
-  private readonly byNode: Array<Map<number, Map<number, Map<string, Uint8Array>>> | undefined> = [];
-  private readonly nodeTexts: string[] = [];
-  private readonly timings = new Map<number, Map<number, string>>();
-  /** The last reason seen and its text: most evictions in a row share one reason object, no lookup. */
-  private lastReason: string | undefined;
-  private lastReasonText = '';
+class Timings {
+  private readonly byInstant = new Map<number, Map<number, Uint8Array>>();
+  private lastAt = NaN;
+  private lastAfter = NaN;
+  private last: Uint8Array | undefined;
 
-  constructor(private readonly nodes: ReadonlyArray<{ name: string }>) {}
-
-  of(node: number, evictAtMs: number, afterSeconds: number, to: string | null, reason: string | undefined): Uint8Array {
-    let byTime = this.byNode[node];
-    if (byTime === undefined) this.byNode[node] = byTime = new Map();
-    let byAfter = byTime.get(evictAtMs);
-    if (byAfter === undefined) byTime.set(evictAtMs, (byAfter = new Map()));
-    let byOutcome = byAfter.get(afterSeconds);
-    if (byOutcome === undefined) byAfter.set(afterSeconds, (byOutcome = new Map()));
-    // placed: the node's name (unique); not placed: a NUL (never in a node name) before the reason
-    const key = to !== null ? to : this.reasonKey(reason!);
-    let bytes = byOutcome.get(key);
+  of(evictAtMs: number, afterSeconds: number): Uint8Array {
+    if (evictAtMs === this.lastAt && afterSeconds === this.lastAfter) return this.last!;
+    let byAfter = this.byInstant.get(evictAtMs);
+    if (byAfter === undefined) this.byInstant.set(evictAtMs, (byAfter = new Map()));
+    let bytes = byAfter.get(afterSeconds);
     if (bytes === undefined) {
-      const placement =
-        to !== null
-          ? `,"placement":{"node":${JSON.stringify(to)}}}`
-          : `,"placement":null,"unplacedReason":${JSON.stringify(reason)}}`;
-      byOutcome.set(key, (bytes = encode(this.nodeText(node) + this.timing(evictAtMs, afterSeconds) + placement)));
-    }
-    return bytes;
-  }
-
-  private reasonKey(reason: string): string {
-    if (reason !== this.lastReason) {
-      this.lastReason = reason;
-      this.lastReasonText = `\u0000${reason}`;
-    }
-    return this.lastReasonText;
-  }
-
-  private nodeText(node: number): string {
-    let text = this.nodeTexts[node];
-    if (text === undefined) this.nodeTexts[node] = text = `},"node":${JSON.stringify(this.nodes[node].name)},"action":`;
-    return text;
-  }
-
-  private timing(evictAtMs: number, afterSeconds: number): string {
-    let byAfter = this.timings.get(evictAtMs);
-    if (byAfter === undefined) this.timings.set(evictAtMs, (byAfter = new Map()));
-    let text = byAfter.get(afterSeconds);
-    if (text === undefined) {
       const action = afterSeconds > 0 ? 'EvictAfter' : 'EvictNow';
       const evictAt = JSON.stringify(new Date(evictAtMs).toISOString());
-      byAfter.set(afterSeconds, (text = `"${action}","afterSeconds":${afterSeconds},"evictAt":${evictAt}`));
+      byAfter.set(afterSeconds, (bytes = encode(`"${action}","afterSeconds":${afterSeconds},"evictAt":${evictAt}`)));
     }
-    return text;
+    this.lastAt = evictAtMs;
+    this.lastAfter = afterSeconds;
+    return (this.last = bytes);
   }
 }
+
+/**
+ * An unplaced eviction's end, `,"placement":null,"unplacedReason":…}`, per reason: a FitError message per
+ * group of alike pods, or why DaemonSet and static pods stay. Runs of evictions share one reason object,
+ * so the last one is kept at hand.
+ */
+class Reasons {
+  private readonly byText = new Map<string, Uint8Array>();
+  private lastReason: string | undefined;
+  private last: Uint8Array | undefined;
+
+  of(reason: string): Uint8Array {
+    if (reason === this.lastReason) return this.last!;
+    let bytes = this.byText.get(reason);
+    if (bytes === undefined)
+      this.byText.set(reason, (bytes = encode(`,"placement":null,"unplacedReason":${JSON.stringify(reason)}}`)));
+    this.lastReason = reason;
+    return (this.last = bytes);
+  }
+}
+
+/** A placed eviction's end: `,"placement":{"node":` + the node's name + `}}`. */
+const PLACED_OPEN = encode(',"placement":{"node":');
+const PLACED_CLOSE = encode('}}');
 
 const COMMA = 0x2c;
 const CLOSE_BRACE = 0x7d;
 const CLOSE_BRACKET = 0x5d;
 const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 
 /** A piece of JSON text per key, UTF-8 encoded once per answer. */
 class Pieces<K> {
@@ -181,7 +189,7 @@ class Names {
 
   /** The name's bytes as a JSON string: its length and the quotes, unless it needs escaping. */
   size(name: string): number {
-    if (PLAIN.test(name)) return name.length + 2;
+    if (isPlain(name)) return name.length + 2;
     let bytes = this.escaped.get(name);
     if (bytes === undefined) this.escaped.set(name, (bytes = encode(JSON.stringify(name))));
     return bytes.length;
@@ -198,8 +206,14 @@ class Names {
   }
 }
 
-/** Printable ASCII without `"` and `\`: JSON.stringify leaves it as it is. */
-const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+/** Printable ASCII without `"` and `\`: JSON.stringify leaves it as it is (a loop: cheaper than a RegExp here). */
+function isPlain(name: string): boolean {
+  for (let k = 0; k < name.length; k++) {
+    const c = name.charCodeAt(k);
+    if (c < 0x20 || c > 0x7e || c === QUOTE || c === BACKSLASH) return false;
+  }
+  return true;
+}
 
 function encode(text: string): Uint8Array {
   return Buffer.from(text);
