@@ -15,6 +15,24 @@ export class ScratchBytes {
     this.length = putBytes(this.buffer, this.length, piece);
   }
 
+  /** One byte (a comma, a closing bracket). */
+  putByte(value: number): void {
+    this.room(1);
+    this.buffer[this.length++] = value;
+  }
+
+  /** How many bytes are written so far: a position `putAgain` can copy from later. */
+  get written(): number {
+    return this.length;
+  }
+
+  /** Copies bytes written earlier, [start, end), to the end: a part of an earlier row a later list repeats. */
+  putAgain(start: number, end: number): void {
+    this.room(end - start);
+    this.buffer.copyWithin(this.length, start, end);
+    this.length += end - start;
+  }
+
   /** The UTF-8 bytes of `JSON.stringify(value)` for a string (json-byte-pieces.ts's putString). */
   putString(value: string): void {
     this.room(maxStringBytes(value.length));

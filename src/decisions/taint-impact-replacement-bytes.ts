@@ -1,6 +1,8 @@
 import type { PodColumns } from '../kernel/snapshot/pod-store';
 import type { TaintImpactAnswer } from './decision-answers';
+import { encoded } from './json-byte-pieces';
 import type { ReplacementColumns } from './re-placement-columns';
+import { ScratchBytes } from './scratch-bytes';
 
 /** The parts of the re-placement answer that are not per eviction or per stranded pod (small: JSON.stringify). */
 export type ReplacementRest = Pick<
@@ -16,11 +18,13 @@ export type ReplacementRest = Pick<
  * Over a 500-node pool the answer lists ~14,000 evictions in ~11 MB. An eviction is its namespace's
  * opening, its name, its node's piece, its (afterSeconds, evictAt)'s piece and its placement: the node's
  * name, or null and the reason (~7 MB of the answer is a few FitError messages). The pieces repeat across
- * evictions, so each is encoded once per answer and then copied; names (DNS names: ASCII) are written
- * character by character. No piece joins two of them: (node, placement) pairs are nearly one per placed
- * pod, and encoding a text per pair cost more than the rest of the writer. The size is worked out first
- * so the buffer is allocated once, exactly (V8 counts it as external memory, which paces its full
- * collections).
+ * evictions, so each is encoded once per answer and copied; names are copied character by character. No
+ * piece joins two of them: (node, placement) pairs are nearly one per placed pod, and encoding a text per
+ * pair cost more than the rest of the writer.
+ *
+ * Each pod name is read once. The names sit scattered over the old generation, and reading them again
+ * for the `stranded` list cost as much as writing the evictions: a stranded entry is instead copied from
+ * its eviction's bytes (`{"namespace":…,"name":"…"` is the eviction's opening after `{"pod":`).
  */
 export function taintImpactReplacementBytes(
   pods: PodColumns,
@@ -30,84 +34,68 @@ export function taintImpactReplacementBytes(
   rest: ReplacementRest,
 ): Buffer {
   const { count, slot, node, afterSeconds, evictAtMs, placedOn, reason, byName } = answer;
-  const opening = new Pieces<number>((id) => `{"pod":{"namespace":${JSON.stringify(pods.namespaceName(id))},"name":`);
-  const strandedOpening = new Pieces<number>((id) => `{"namespace":${JSON.stringify(pods.namespaceName(id))},"name":`);
+  const opening = new Pieces<number>(
+    (id) => `${POD_KEY}{"namespace":${JSON.stringify(pods.namespaceName(id))},"name":`,
+  );
   const nodePiece = new Pieces<number>((n) => `},"node":${JSON.stringify(nodes[n].name)},"action":`);
   const timings = new Timings();
   const reasons = new Reasons();
-  const names = new Names();
+  const out = new ScratchBytes();
+  // where each stranded pod's `{"namespace":…,"name":"…"` was written
+  const strandedFrom = new Int32Array(count);
+  const strandedTo = new Int32Array(count);
 
-  // First each eviction's pieces, and the size of everything.
-  const timing: Uint8Array[] = new Array(count);
-  const unplaced: Array<Uint8Array | undefined> = new Array(count);
-  const nameSize = new Int32Array(count);
-  const placedSize = new Int32Array(count);
-  let size = 0;
-  let strandedCount = 0;
+  out.put(encoded(`{"at":${JSON.stringify(at.toISOString())},"evictions":[`));
   for (let i = 0; i < count; i++) {
+    if (i > 0) out.putByte(COMMA);
     const s = slot[i];
-    const namespaceId = pods.namespaceId(s);
-    const t = timings.of(evictAtMs[i], afterSeconds[i]);
-    const n = names.size(pods.name(s));
-    timing[i] = t;
-    nameSize[i] = n;
-    size += opening.of(namespaceId).length + n + nodePiece.of(node[i]).length + t.length;
+    const from = out.written + POD_KEY.length;
+    out.put(opening.of(pods.namespaceId(s)));
+    out.putString(pods.name(s));
+    const nameEnd = out.written;
+    out.put(nodePiece.of(node[i]));
+    out.put(timings.of(evictAtMs[i], afterSeconds[i]));
     const to = placedOn[i];
-    if (to !== null) {
-      const p = names.size(to);
-      placedSize[i] = p;
-      size += PLACED_OPEN.length + p + PLACED_CLOSE.length;
+    if (to === null) {
+      out.put(reasons.of(reason[i]!));
+      strandedFrom[i] = from;
+      strandedTo[i] = nameEnd;
     } else {
-      const r = reasons.of(reason[i]!);
-      unplaced[i] = r;
-      size += r.length + strandedOpening.of(namespaceId).length + n + 1;
-      strandedCount++;
+      out.put(PLACED_OPEN);
+      out.putString(to);
+      out.put(PLACED_CLOSE);
     }
   }
-  size += Math.max(0, count - 1) + Math.max(0, strandedCount - 1); // the commas between items
-  const head = encode(`{"at":${JSON.stringify(at.toISOString())},"evictions":[`);
-  const middle = encode(
-    `],"tolerating":${JSON.stringify(answer.tolerating)},"unschedulablePending":${JSON.stringify(rest.unschedulablePending)}` +
-      `,"schedulablePending":${JSON.stringify(rest.schedulablePending)},"warnings":${JSON.stringify(rest.warnings)}` +
-      `,"budgets":${JSON.stringify(rest.budgets)},"workloads":${JSON.stringify(answer.workloads)},"stranded":[`,
+  out.put(
+    encoded(
+      `],"tolerating":${JSON.stringify(answer.tolerating)},"unschedulablePending":${JSON.stringify(rest.unschedulablePending)}` +
+        `,"schedulablePending":${JSON.stringify(rest.schedulablePending)},"warnings":${JSON.stringify(rest.warnings)}` +
+        `,"budgets":${JSON.stringify(rest.budgets)},"workloads":${JSON.stringify(answer.workloads)},"stranded":[`,
+    ),
   );
-  size += head.length + middle.length + 2; // and the closing `]}`
-
-  // Then the bytes.
-  const out = Buffer.allocUnsafe(size);
-  let pos = put(out, 0, head);
-  for (let i = 0; i < count; i++) {
-    if (i > 0) out[pos++] = COMMA;
-    const s = slot[i];
-    pos = put(out, pos, opening.of(pods.namespaceId(s)));
-    pos = names.write(out, pos, pods.name(s), nameSize[i]);
-    pos = put(out, pos, nodePiece.of(node[i]));
-    pos = put(out, pos, timing[i]);
-    const r = unplaced[i];
-    if (r !== undefined) pos = put(out, pos, r);
-    else {
-      pos = put(out, pos, PLACED_OPEN);
-      pos = names.write(out, pos, placedOn[i]!, placedSize[i]);
-      pos = put(out, pos, PLACED_CLOSE);
-    }
-  }
-  pos = put(out, pos, middle);
   let first = true;
   for (let k = 0; k < count; k++) {
     const i = byName[k];
     if (placedOn[i] !== null) continue;
-    if (!first) out[pos++] = COMMA;
+    if (!first) out.putByte(COMMA);
     first = false;
-    const s = slot[i];
-    pos = put(out, pos, strandedOpening.of(pods.namespaceId(s)));
-    pos = names.write(out, pos, pods.name(s), nameSize[i]);
-    out[pos++] = CLOSE_BRACE;
+    out.putAgain(strandedFrom[i], strandedTo[i]);
+    out.putByte(CLOSE_BRACE);
   }
-  out[pos++] = CLOSE_BRACKET;
-  out[pos++] = CLOSE_BRACE;
-  if (pos !== size) throw new Error(`taint-impact bytes: wrote ${pos} of ${size}`);
-  return out;
+  out.putByte(CLOSE_BRACKET);
+  out.putByte(CLOSE_BRACE);
+  return out.result();
 }
+
+/** What an eviction's opening has before the `{"namespace":…` that a stranded entry repeats. */
+const POD_KEY = '{"pod":';
+const COMMA = 0x2c;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+
+/** A placed eviction's end: `,"placement":{"node":` + the node's name + `}}`. */
+const PLACED_OPEN = encoded(',"placement":{"node":');
+const PLACED_CLOSE = encoded('}}');
 
 /**
  * `"EvictNow"` or `"EvictAfter"` with afterSeconds and evictAt, per (evictAt, afterSeconds). A drain has one
@@ -128,7 +116,7 @@ class Timings {
     if (bytes === undefined) {
       const action = afterSeconds > 0 ? 'EvictAfter' : 'EvictNow';
       const evictAt = JSON.stringify(new Date(evictAtMs).toISOString());
-      byAfter.set(afterSeconds, (bytes = encode(`"${action}","afterSeconds":${afterSeconds},"evictAt":${evictAt}`)));
+      byAfter.set(afterSeconds, (bytes = encoded(`"${action}","afterSeconds":${afterSeconds},"evictAt":${evictAt}`)));
     }
     this.lastAt = evictAtMs;
     this.lastAfter = afterSeconds;
@@ -150,21 +138,11 @@ class Reasons {
     if (reason === this.lastReason) return this.last!;
     let bytes = this.byText.get(reason);
     if (bytes === undefined)
-      this.byText.set(reason, (bytes = encode(`,"placement":null,"unplacedReason":${JSON.stringify(reason)}}`)));
+      this.byText.set(reason, (bytes = encoded(`,"placement":null,"unplacedReason":${JSON.stringify(reason)}}`)));
     this.lastReason = reason;
     return (this.last = bytes);
   }
 }
-
-/** A placed eviction's end: `,"placement":{"node":` + the node's name + `}}`. */
-const PLACED_OPEN = encode(',"placement":{"node":');
-const PLACED_CLOSE = encode('}}');
-
-const COMMA = 0x2c;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 
 /** A piece of JSON text per key, UTF-8 encoded once per answer. */
 class Pieces<K> {
@@ -174,55 +152,7 @@ class Pieces<K> {
 
   of(key: K): Uint8Array {
     let bytes = this.encoded.get(key);
-    if (bytes === undefined) this.encoded.set(key, (bytes = encode(this.text(key))));
+    if (bytes === undefined) this.encoded.set(key, (bytes = encoded(this.text(key))));
     return bytes;
   }
-}
-
-/**
- * Pod names as JSON strings. A name with only printable ASCII other than `"` and `\` (every valid pod
- * name: a DNS subdomain) is its characters in quotes, written one by one; any other is JSON.stringify'd
- * and encoded (kept per name).
- */
-class Names {
-  private readonly escaped = new Map<string, Uint8Array>();
-
-  /** The name's bytes as a JSON string: its length and the quotes, unless it needs escaping. */
-  size(name: string): number {
-    if (isPlain(name)) return name.length + 2;
-    let bytes = this.escaped.get(name);
-    if (bytes === undefined) this.escaped.set(name, (bytes = encode(JSON.stringify(name))));
-    return bytes.length;
-  }
-
-  /** `size`: what `size` said for this name (a plain name is its length + 2, an escaped one may equal it). */
-  write(out: Buffer, pos: number, name: string, size: number): number {
-    if (size !== name.length + 2 || (this.escaped.size > 0 && this.escaped.has(name)))
-      return put(out, pos, this.escaped.get(name)!);
-    out[pos++] = QUOTE;
-    for (let k = 0; k < name.length; k++) out[pos++] = name.charCodeAt(k);
-    out[pos++] = QUOTE;
-    return pos;
-  }
-}
-
-/** Printable ASCII without `"` and `\`: JSON.stringify leaves it as it is (a loop: cheaper than a RegExp here). */
-function isPlain(name: string): boolean {
-  for (let k = 0; k < name.length; k++) {
-    const c = name.charCodeAt(k);
-    if (c < 0x20 || c > 0x7e || c === QUOTE || c === BACKSLASH) return false;
-  }
-  return true;
-}
-
-function encode(text: string): Uint8Array {
-  return Buffer.from(text);
-}
-
-/** Copies a piece: short ones byte by byte (cheaper than the call into `set`), long ones with `set`. */
-function put(out: Buffer, pos: number, piece: Uint8Array): number {
-  const n = piece.length;
-  if (n > 48) out.set(piece, pos);
-  else for (let k = 0; k < n; k++) out[pos + k] = piece[k];
-  return pos + n;
 }
