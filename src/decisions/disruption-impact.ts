@@ -55,7 +55,8 @@ export function budgetImpact(
  */
 export class BudgetTally {
   private readonly index: InventorySnapshot['budgets'];
-  private readonly touched = new Map<string, BudgetImpactView & { healthyEvicted: number }>();
+  /** By the index's budget object: one per budget while the tally lives (a `ns/name` text per pod cost more). */
+  private readonly touched = new Map<StoredBudget, BudgetImpactView & { healthyEvicted: number }>();
   /**
    * Budgets selecting a labels object, per namespace: the pod store shares one labels object between
    * equal label sets of different namespaces, so the labels alone are not a key (a second namespace's
@@ -89,8 +90,7 @@ export class BudgetTally {
     if (!selecting) inNamespace.set(labels, (selecting = index.selecting(namespace, labels)));
     for (const budget of selecting) {
       if (budget.namespace !== namespace) continue;
-      const key = `${budget.namespace}/${budget.name}`;
-      let view = this.touched.get(key);
+      let view = this.touched.get(budget);
       if (!view) {
         const status = index.status(budget.namespace, budget.name)!;
         view = {
@@ -104,7 +104,7 @@ export class BudgetTally {
           violated: false,
           healthyEvicted: 0,
         };
-        this.touched.set(key, view);
+        this.touched.set(budget, view);
       }
       view.evictedTotal += total;
       view.evictedNow += now;

@@ -8,6 +8,7 @@ import { rePlacePods, type PodToRePlace } from '../domain/scheduling/re-place-po
 import type { MatchOptions } from '../domain/tolerations/tolerates-taint';
 import type { SchedulingNode, Taint, Toleration } from '../domain/types';
 import type { InventorySnapshot } from '../kernel/snapshot/inventory-snapshot';
+import type { StoredPod } from '../kernel/model/stored-objects';
 import type { PodColumns } from '../kernel/snapshot/pod-store';
 import type { WorkloadImpactView } from './decision-answers';
 import { byWorkload, notRePlacedReason, ReleasedRequests, SpecGroups, type BudgetTally } from './disruption-impact';
@@ -131,6 +132,7 @@ function decide(pods: PodColumns, nodes: readonly TargetNode[], at: Date, option
   const tolerating: ReplacementColumns['tolerating'] = [];
   const atMs = at.getTime();
   const countBudgets = !budgets.empty;
+  const run = new BudgetRun(pods, budgets);
   let count = 0;
   // One toleration analysis per distinct (taints, tolerations) pair, as partitionTaintImpact memoises.
   const memo = new Map<readonly Taint[], Map<readonly Toleration[], NoExecuteTolerance>>();
@@ -177,11 +179,46 @@ function decide(pods: PodColumns, nodes: readonly TargetNode[], at: Date, option
       afterSeconds[count] = after;
       evictAtMs[count] = evictAt;
       count++;
-      if (countBudgets)
-        budgets.add(pods.namespaceName(pods.namespaceId(s)), pods.labelsOf(s), pods.phaseOf(s), after === 0);
+      if (countBudgets) run.add(pods.namespaceId(s), pods.labelsOf(s), pods.phaseOf(s) === 'Running', after === 0);
     }
   }
+  run.flush();
   return { count, slot, node: nodeOf, afterSeconds, evictAtMs, tolerating };
+}
+
+/**
+ * Evictions counted into the budgets a run at a time: a node's pods in name order come workload by workload,
+ * with one shared labels object per workload, so a run of equal (namespace, labels) is one `addPods`
+ * (the same sums as one `add` per pod).
+ */
+class BudgetRun {
+  private namespaceId = -1;
+  private labels: StoredPod['labels'] | undefined;
+  private now = 0;
+  private total = 0;
+  private running = 0;
+
+  constructor(
+    private readonly pods: PodColumns,
+    private readonly budgets: BudgetTally,
+  ) {}
+
+  add(namespaceId: number, labels: StoredPod['labels'], running: boolean, now: boolean): void {
+    if (namespaceId !== this.namespaceId || labels !== this.labels) {
+      this.flush();
+      this.namespaceId = namespaceId;
+      this.labels = labels;
+    }
+    this.total++;
+    if (now) this.now++;
+    if (running) this.running++;
+  }
+
+  flush(): void {
+    if (this.total > 0)
+      this.budgets.addPods(this.pods.namespaceName(this.namespaceId), this.labels!, this.now, this.total, this.running);
+    this.now = this.total = this.running = 0;
+  }
 }
 
 /** Eviction indexes by (namespace, name): the namespaces ranked once, then orderByName. */
