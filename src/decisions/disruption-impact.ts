@@ -304,7 +304,31 @@ export class SpecGroups {
 
   constructor(private readonly matchOptions: MatchOptions) {}
 
+  /** The last group asked for: pods of one workload come one after another in the scheduler's order. */
+  private last:
+    { tolerations: object; nodeSelector: object; affinity: unknown; requests: object; group: SpecGroup } | undefined;
+
   of(
+    tolerations: StoredPod['tolerations'],
+    nodeSelector: StoredPod['nodeSelector'],
+    affinity: StoredPod['affinity'],
+    requests: StoredPod['requests'],
+  ): SpecGroup {
+    const last = this.last;
+    if (
+      last !== undefined &&
+      last.tolerations === tolerations &&
+      last.nodeSelector === nodeSelector &&
+      last.affinity === affinity &&
+      last.requests === requests
+    )
+      return last.group;
+    const group = this.lookUp(tolerations, nodeSelector, affinity, requests);
+    this.last = { tolerations, nodeSelector, affinity, requests, group };
+    return group;
+  }
+
+  private lookUp(
     tolerations: StoredPod['tolerations'],
     nodeSelector: StoredPod['nodeSelector'],
     affinity: StoredPod['affinity'],
