@@ -50,13 +50,13 @@ describe('PodRepository.findToPlanOnNodes: the planner fields of findActiveOnNod
     ...over,
   });
 
-  it('answers the same pods, fields and order, whatever the names hold', async () => {
+  it('answers the same pods, fields and order, and reads a row whose text cannot be split whole', async () => {
     const pods = [
       ...Array.from({ length: 60 }, (_, i) => pod(i, {})),
       pod(60, { phase: 'Pending', boundAt: null }),
       pod(61, { phase: 'Succeeded' }), // not active: neither read answers it
       pod(62, { nodeName: `plan-${tag}-node-other` }), // another node
-      pod(63, { name: 'odd\u001f\u001ename\n' }), // control characters
+      pod(63, { name: `odd\u001fname-${tag}` }), // the separator in a name: read again whole
       pod(64, { namespace: 'é-namespace', name: 'ünïcode "quoted"' }),
     ];
     await repo.upsertPods(db.prisma, pods, new Date('2026-11-25T10:00:00.000Z'));
@@ -75,6 +75,8 @@ describe('PodRepository.findToPlanOnNodes: the planner fields of findActiveOnNod
     });
     expect(whole.length).toBe(63);
     expect(toPlan.map(fields)).toEqual(whole.map(fields));
+    const odd = (p: PodToPlan) => p.name === `odd\u001fname-${tag}`;
+    expect(toPlan.find(odd)).toEqual(whole.find(odd));
     expect(await repo.findToPlanOnNodes(db.prisma, [])).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Affinity, PodResources, ResourceVector, Toleration } from '../../../domain/types';
 import type { PodPhase, PodToPlan, StoredPod } from '../../model/stored-objects';
 import { JsonInterner, POD_COLUMNS, POD_TEXT, podsFromTexts } from './pod-rows';
-import { podsToPlanFromJson, podsToPlanJson } from './pod-plan-rows';
+import { POD_TO_PLAN_TEXT, podsToPlanFromTexts } from './pod-plan-rows';
 import { Prisma } from '../../../generated/prisma/client';
 import { json, type Db } from '../prisma-types';
 import { SharedJson } from './shared-json';
@@ -58,11 +58,22 @@ export class PodRepository {
    */
   async findToPlanOnNodes(db: Db, nodeNames: readonly string[]): Promise<PodToPlan[]> {
     if (nodeNames.length === 0) return [];
-    const [row] = await db.$queryRawUnsafe<Array<{ pods: string | null }>>(
-      podsToPlanJson(`node_name = ANY($1::text[]) AND phase IN ('Pending', 'Running')`),
+    const rows = await db.$queryRawUnsafe<Array<{ pod: string }>>(
+      `SELECT ${POD_TO_PLAN_TEXT} AS pod FROM pods
+       WHERE node_name = ANY($1::text[]) AND phase IN ('Pending', 'Running') ORDER BY namespace, name`,
       [...nodeNames],
     );
-    return podsToPlanFromJson(row?.pods ?? null, new JsonInterner());
+    return podsToPlanFromTexts(
+      rows.map((r) => r.pod),
+      new JsonInterner(),
+      async (ids) =>
+        (
+          await db.$queryRawUnsafe<Array<Record<string, unknown>>>(
+            `SELECT ${POD_COLUMNS} FROM pods WHERE id = ANY($1::uuid[])`,
+            ids,
+          )
+        ).map((row) => Object.values(row)),
+    );
   }
 
   /** Every active pod, in pages (start-up snapshot load). */
