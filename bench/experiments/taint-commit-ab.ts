@@ -11,7 +11,8 @@
  *
  *   node -r @swc-node/register bench/experiments/taint-commit-ab.ts \
  *     --trees before=/tmp/t-ad1b805,after=/tmp/t-eb5ccdb [--rounds 4] [--nodes 5000] [--pods 150000] \
- *     [--base /tmp/taint-ab-base] [--profile <dir>] [--skip-webhooks] [--list-first [--restart-after-list]]
+ *     [--base /tmp/taint-ab-base] [--profile <dir>] [--require <file>] [--skip-webhooks]
+ *     [--list-first [--restart-after-list]]
  *
  * Each tree must be built (`npx tsc -p tsconfig.build.json` inside it: dist/main.js, node_modules and src/generated
  * beside it); the service runs compiled, with the bench's heap flags (bench/lib/service.ts). `--base <dir>` keeps
@@ -21,7 +22,8 @@
  * service just before its writes), timed with the service's CPU; with `--restart-after-list` the service is stopped and
  * started again on the same data between the list and the taint (what the list left in the process is gone, what it
  * left in the data dir stays). `--profile <dir>`: a CPU profile per service
- * (node --cpu-prof), read with bench/experiments/top-functions.mjs.
+ * (node --cpu-prof), read with bench/experiments/top-functions.mjs. `--require <file>`: preloaded into every service
+ * (`node -r`), for a hook that times what the service does (e.g. each PGlite statement) without changing the trees.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -51,6 +53,7 @@ const nodes = Number(arg('nodes', '5000'));
 const pods = Number(arg('pods', '150000'));
 const base = resolve(arg('base', '/tmp/taint-ab-base'));
 const profileDir = argv.includes('--profile') ? resolve(arg('profile', '')) : undefined;
+const preload = argv.includes('--require') ? resolve(arg('require', '')) : undefined;
 const skipWebhooks = argv.includes('--skip-webhooks');
 const listFirst = argv.includes('--list-first');
 const restartAfterList = argv.includes('--restart-after-list');
@@ -115,9 +118,12 @@ async function main() {
       const dir = `${base}-run-${tree.label}`;
       rmSync(dir, { recursive: true, force: true });
       execFileSync('cp', ['-a', base, dir]);
-      const nodeArgs = profileDir
-        ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${tree.label}-r${round}.cpuprofile`]
-        : [];
+      const nodeArgs = [
+        ...(profileDir
+          ? ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-name', `${tree.label}-r${round}.cpuprofile`]
+          : []),
+        ...(preload ? ['-r', preload] : []),
+      ];
       const start = () =>
         Service.start({
           cwd: tree.dir,

@@ -7,7 +7,7 @@ import { forecastErrorMs } from '../domain/eviction/forecast';
 import type { Taint } from '../domain/types';
 import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
 import type { ChangeSet } from '../kernel/persistence/change-set';
-import type { StoredNode, StoredPod } from '../kernel/model/stored-objects';
+import type { PodToPlan, StoredNode, StoredPod } from '../kernel/model/stored-objects';
 import { PodRepository } from '../kernel/persistence/repositories/pod.repository';
 import { EvictionRepository, type ScheduledRow } from '../kernel/persistence/repositories/eviction.repository';
 import type { Db } from '../kernel/persistence/prisma-types';
@@ -26,21 +26,22 @@ export interface EvictionCounts {
 }
 
 type ToEvict = { pod: StoredPod; decision: EvictionDecision & { action: 'EvictNow' }; row?: ScheduledRow };
+type Due = Omit<ToEvict, 'pod'> & { pod: PodToPlan };
 
 interface Plan {
   toEvict: ToEvict[];
   /** Due evictions a disruption budget holds (SEMANTICS B.9.6), with the budgets that hold them. */
   toHold: Array<ToEvict & { budgets: string[] }>;
-  toCreate: Array<{ id: string; pod: StoredPod; evictAt: Date; taints: Taint[]; reason: string; forecast?: boolean }>;
+  toCreate: Array<{ id: string; pod: PodToPlan; evictAt: Date; taints: Taint[]; reason: string; forecast?: boolean }>;
   toRetime: Array<{
     row: ScheduledRow;
     evictAt: Date;
-    pod: StoredPod;
+    pod: PodToPlan;
     taints: Taint[];
     reason: string;
     forecast?: boolean;
   }>;
-  toCancel: Array<{ row: ScheduledRow; pod: StoredPod; reason: string }>;
+  toCancel: Array<{ row: ScheduledRow; pod: PodToPlan; reason: string }>;
 }
 
 /** Past this many new rows, the planner inserts them with one statement and one JSON parameter. */
@@ -72,7 +73,7 @@ export class EvictionPlanner {
    */
   async replan(
     db: Db,
-    pods: readonly StoredPod[],
+    pods: readonly PodToPlan[],
     nodes: ReadonlyMap<string, StoredNode>,
     now: Date,
     changes: ChangeSet,
@@ -93,7 +94,7 @@ export class EvictionPlanner {
    */
   async preview(
     db: Db,
-    pods: readonly StoredPod[],
+    pods: readonly PodToPlan[],
     nodes: ReadonlyMap<string, StoredNode>,
     now: Date,
   ): Promise<EvictionCounts> {
@@ -109,7 +110,7 @@ export class EvictionPlanner {
 
   private async plan(
     db: Db,
-    pods: readonly StoredPod[],
+    pods: readonly PodToPlan[],
     nodes: ReadonlyMap<string, StoredNode>,
     now: Date,
     known?: ReadonlyMap<string, ScheduledRow>,
@@ -124,6 +125,7 @@ export class EvictionPlanner {
       ));
     const options = { comparisonOperators: this.config.COMPARISON_OPERATORS };
     const plan: Plan = { toEvict: [], toHold: [], toCreate: [], toRetime: [], toCancel: [] };
+    const due: Due[] = [];
 
     for (const pod of bound) {
       const node = nodes.get(pod.nodeName!);
@@ -138,7 +140,7 @@ export class EvictionPlanner {
       const noExecute = taints.filter((t) => t.effect === 'NoExecute');
       switch (decision.action) {
         case 'EvictNow':
-          plan.toEvict.push({ pod, decision, row });
+          due.push({ pod, decision, row });
           break;
         case 'EvictAfter':
           if (!row)
@@ -163,8 +165,27 @@ export class EvictionPlanner {
           break;
       }
     }
+    plan.toEvict = await this.wholePods(db, due);
     await this.gate(db, plan, nodes, lockBudgets);
     return plan;
+  }
+
+  /**
+   * The whole stored pods of those due now: evicting a pod writes it back (the snapshot, the watch) and a budget
+   * selects it by its labels. A caller may pass only what the decision needs (a taint over many full nodes,
+   * `PodRepository.findToPlanOnNodes`); those pods are read here with one statement, in order. A pod gone from its
+   * node since (another transaction, on PostgreSQL) is not evicted.
+   */
+  private async wholePods(db: Db, due: readonly Due[]): Promise<ToEvict[]> {
+    const partial = due.filter((i) => !isStoredPod(i.pod)).map((i) => i.pod.uid);
+    const read =
+      partial.length === 0
+        ? new Map<string, StoredPod>()
+        : new Map((await this.pods.findByUids(db, partial)).map((p) => [p.uid, p]));
+    return due.flatMap((i) => {
+      const pod = isStoredPod(i.pod) ? i.pod : read.get(i.pod.uid);
+      return pod && pod.nodeName === i.pod.nodeName ? [{ ...i, pod }] : [];
+    });
   }
 
   /**
@@ -588,6 +609,11 @@ function reasonFor(decision: EvictionDecision): string {
 }
 
 export type { ScheduledRow };
+
+/** A whole stored pod, not only the fields a decision needs (`PodToPlan` has no resourceVersion). */
+function isStoredPod(pod: PodToPlan): pod is StoredPod {
+  return 'resourceVersion' in pod;
+}
 
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

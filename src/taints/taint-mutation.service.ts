@@ -87,7 +87,7 @@ export class TaintMutationService {
       const now = this.uow.now();
       const outcomes = this.decide(await this.selectNodes(db, selection, matches), specs, options, now);
       const changed = outcomes.filter((o) => o.changed);
-      const bound = await this.pods.findActiveOnNodes(
+      const bound = await this.pods.findToPlanOnNodes(
         db,
         changed.map((o) => o.after.name),
       );
@@ -188,7 +188,7 @@ export class TaintMutationService {
     const now = this.uow.now();
     const outcomes = this.decide(selected, specs, options, now);
     const changed = outcomes.filter((o) => o.changed);
-    const bound = await this.pods.findActiveOnNodes(
+    const bound = await this.pods.findToPlanOnNodes(
       db,
       changed.map((o) => o.after.name),
     );
@@ -383,7 +383,7 @@ export class TaintMutationService {
 
   private async replanNodes(tx: Db, nodes: StoredNode[], now: Date, changes: ChangeSet): Promise<void> {
     if (nodes.length === 0) return;
-    const bound = await this.pods.findActiveOnNodes(
+    const bound = await this.pods.findToPlanOnNodes(
       tx,
       nodes.map((n) => n.name),
     );

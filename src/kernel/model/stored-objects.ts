@@ -48,6 +48,16 @@ export interface StoredPod {
   updatedAt: Date;
 }
 
+/**
+ * What the eviction planner decides a bound pod's eviction from (SEMANTICS A.3): its identity, binding and
+ * tolerations. Every StoredPod is one. A NoExecute taint over 100 full nodes reads only these fields for its
+ * 11,000 pods (`PodRepository.findToPlanOnNodes`), and the whole pod only for the ones it evicts at once.
+ */
+export type PodToPlan = Pick<
+  StoredPod,
+  'namespace' | 'name' | 'uid' | 'nodeName' | 'phase' | 'boundAt' | 'createdAt' | 'tolerations'
+>;
+
 /** Pods that occupy their node (count toward its resources, are subject to NoExecute). */
 export function isActivePhase(phase: PodPhase): boolean {
   return phase === 'Pending' || phase === 'Running';

@@ -51,13 +51,13 @@ export class EventRepository {
    */
   private async insertMany(tx: Db, actor: Actor, events: readonly PendingEvent[]): Promise<TaintwiseEvent[]> {
     const doc = compactEvents(events);
-    const returned = await tx.$queryRawUnsafe<Array<{ id: string; created_at: Date | string }>>(
+    const returned = await tx.$queryRawUnsafe<Array<{ id: string }>>(
       `INSERT INTO events (type, actor, request_id, subject_kind, subject_name, data)
        SELECT u.r->>0, $1, $2, u.r->>1, u.r->>2,
               CASE WHEN u.r->>4 IS NULL THEN u.r->3 ELSE (u.r->3) || ((SELECT $4::jsonb) -> ((u.r->>4)::int)) END
        FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS u(r, ord)
        ORDER BY u.ord
-       RETURNING id::text AS id, created_at`,
+       RETURNING id::text AS id`,
       actor.name,
       actor.requestId ?? null,
       doc.rows,
@@ -65,6 +65,16 @@ export class EventRepository {
     );
     // bigint ids as text: the shorter is the smaller, then the text order is the number order.
     const rows = returned.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    // Every row of the statement has the same created_at (DEFAULT now(): the transaction's start), so it is read
+    // once, from the first row, rather than returned, parsed and converted 11,000 times (a NoExecute taint).
+    const [first] = await tx.$queryRawUnsafe<Array<{ created_at: Date | string }>>(
+      'SELECT created_at FROM events WHERE id = $1::bigint',
+      rows[0].id,
+    );
+    const createdAt = new Date(first.created_at).toISOString();
+    // The data as the stored jsonb gives it back (dates as strings, no undefined): one JSON round trip for all
+    // of them, which is what one per event did, with one call instead of 11,000 each way.
+    const data = JSON.parse(JSON.stringify(events.map((e) => e.data))) as Array<Record<string, unknown>>;
     return events.map((e, i) => ({
       id: rows[i].id,
       type: e.type,
@@ -72,8 +82,8 @@ export class EventRepository {
       requestId: actor.requestId ?? null,
       subjectKind: e.subjectKind,
       subjectName: e.subjectName,
-      data: JSON.parse(JSON.stringify(e.data)) as Record<string, unknown>,
-      createdAt: new Date(rows[i].created_at).toISOString(),
+      data: data[i],
+      createdAt,
     }));
   }
 

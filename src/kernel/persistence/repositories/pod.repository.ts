@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Affinity, PodResources, ResourceVector, Toleration } from '../../../domain/types';
-import type { PodPhase, StoredPod } from '../../model/stored-objects';
+import type { PodPhase, PodToPlan, StoredPod } from '../../model/stored-objects';
 import { JsonInterner, POD_COLUMNS, POD_TEXT, podsFromTexts } from './pod-rows';
+import { POD_TO_PLAN_TEXT, podsToPlanFromTexts } from './pod-plan-rows';
 import { Prisma } from '../../../generated/prisma/client';
 import { json, type Db } from '../prisma-types';
 import { SharedJson } from './shared-json';
@@ -47,6 +48,31 @@ export class PodRepository {
       db,
       `node_name = ANY($1::text[]) AND phase IN ('Pending', 'Running') ORDER BY namespace, name`,
       [...nodeNames],
+    );
+  }
+
+  /**
+   * `findActiveOnNodes` with only what the eviction planner decides from (`PodToPlan`), in the same order; the
+   * planner reads the whole pods of the ones it evicts at once. For a taint's planner call over many full nodes:
+   * the other columns were most of the read's work (`pod-plan-rows.ts`).
+   */
+  async findToPlanOnNodes(db: Db, nodeNames: readonly string[]): Promise<PodToPlan[]> {
+    if (nodeNames.length === 0) return [];
+    const rows = await db.$queryRawUnsafe<Array<{ pod: string }>>(
+      `SELECT ${POD_TO_PLAN_TEXT} AS pod FROM pods
+       WHERE node_name = ANY($1::text[]) AND phase IN ('Pending', 'Running') ORDER BY namespace, name`,
+      [...nodeNames],
+    );
+    return podsToPlanFromTexts(
+      rows.map((r) => r.pod),
+      new JsonInterner(),
+      async (ids) =>
+        (
+          await db.$queryRawUnsafe<Array<Record<string, unknown>>>(
+            `SELECT ${POD_COLUMNS} FROM pods WHERE id = ANY($1::uuid[])`,
+            ids,
+          )
+        ).map((row) => Object.values(row)),
     );
   }
 
