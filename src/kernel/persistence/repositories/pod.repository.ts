@@ -66,13 +66,7 @@ export class PodRepository {
     return podsToPlanFromTexts(
       rows.map((r) => r.pod),
       new JsonInterner(),
-      async (ids) =>
-        (
-          await db.$queryRawUnsafe<Array<Record<string, unknown>>>(
-            `SELECT ${POD_COLUMNS} FROM pods WHERE id = ANY($1::uuid[])`,
-            ids,
-          )
-        ).map((row) => Object.values(row)),
+      columnsById(db),
     );
   }
 
@@ -185,13 +179,7 @@ export class PodRepository {
     return podsFromTexts(
       rows.map((r) => r.pod),
       new JsonInterner(),
-      async (ids) =>
-        (
-          await db.$queryRawUnsafe<Array<Record<string, unknown>>>(
-            `SELECT ${POD_COLUMNS} FROM pods WHERE id = ANY($1::uuid[])`,
-            ids,
-          )
-        ).map((row) => Object.values(row)),
+      columnsById(db),
     );
   }
 
@@ -464,4 +452,15 @@ export function toStoredPod(row: PodRow): StoredPod {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
+}
+
+/** The rows a one-text read could not split, read again by id as plain columns (pod-rows.ts's fallback). */
+function columnsById(db: Db): (ids: string[]) => Promise<unknown[][]> {
+  return async (ids) =>
+    (
+      await db.$queryRawUnsafe<Array<Record<string, unknown>>>(
+        `SELECT ${POD_COLUMNS} FROM pods WHERE id = ANY($1::uuid[])`,
+        ids,
+      )
+    ).map((row) => Object.values(row));
 }
