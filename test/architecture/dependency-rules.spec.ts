@@ -14,7 +14,14 @@ interface Violation {
 
 function cruise(cwd: string): Violation[] {
   const bin = join(root, 'node_modules', '.bin', 'depcruise');
-  const run = spawnSync(bin, ['src', '--config', config, '--output-type', 'json'], { cwd, encoding: 'utf8' });
+  // The JSON lists every module and dependency of src/ (over 1 MB, spawnSync's default buffer, since the
+  // project grew past ~460 modules): a larger buffer, and a clear error rather than truncated JSON.
+  const run = spawnSync(bin, ['src', '--config', config, '--output-type', 'json'], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (run.error) throw new Error(`depcruise did not complete: ${run.error.message}`);
   if (!run.stdout) throw new Error(`depcruise printed nothing: ${run.stderr}`);
   return (JSON.parse(run.stdout) as { summary: { violations: Violation[] } }).summary.violations;
 }
