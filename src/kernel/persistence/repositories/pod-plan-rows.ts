@@ -1,6 +1,6 @@
 import type { Toleration } from '../../../domain/types';
 import type { PodToPlan } from '../../model/stored-objects';
-import { type JsonInterner, ownString, podFromRow } from './pod-rows';
+import { type JsonInterner, ownString, readUnreadableAgain } from './pod-rows';
 
 /** The field separator (ASCII unit separator), as in `POD_TEXT`: JSON text escapes it as \u001f. */
 const SEP = '\x1f';
@@ -27,15 +27,11 @@ export async function podsToPlanFromTexts(
   json: JsonInterner,
   readByIds: (ids: string[]) => Promise<ReadonlyArray<readonly unknown[]>>,
 ): Promise<PodToPlan[]> {
-  const read = texts.map((text) => podToPlanFromText(text, json));
-  const unreadable = read.flatMap((pod) => ('unreadable' in pod ? [pod.unreadable] : []));
-  if (unreadable.length === 0) return read as PodToPlan[];
-  const byId = new Map((await readByIds(unreadable)).map((row) => [String(row[0]), podFromRow(row, json)]));
-  return read.flatMap((pod) => {
-    if (!('unreadable' in pod)) return [pod];
-    const again = byId.get(pod.unreadable);
-    return again ? [again] : []; // deleted in between
-  });
+  return readUnreadableAgain(
+    texts.map((text) => podToPlanFromText(text, json)),
+    json,
+    readByIds,
+  );
 }
 
 function podToPlanFromText(text: string, json: JsonInterner): PodToPlan | { unreadable: string } {

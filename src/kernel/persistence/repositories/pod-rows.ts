@@ -105,15 +105,35 @@ export async function podsFromTexts(
   json: JsonInterner,
   readByIds: (ids: string[]) => Promise<ReadonlyArray<readonly unknown[]>>,
 ): Promise<StoredPod[]> {
-  const read = texts.map((text) => podFromText(text, json));
-  const unreadable = read.flatMap((pod) => ('unreadable' in pod ? [pod.unreadable] : []));
-  if (unreadable.length === 0) return read as StoredPod[];
+  return readUnreadableAgain(
+    texts.map((text) => podFromText(text, json)),
+    json,
+    readByIds,
+  );
+}
+
+/**
+ * Pods read from one-text rows, with the rows whose fields could not be told apart (`{ unreadable: id }`) read
+ * again whole, all with one call of `readByIds` (rows of `POD_COLUMNS`, as arrays, in any order), in place; a row
+ * gone by then is left out. A StoredPod stands for any lighter pod type a reader answers (`PodToPlan`).
+ */
+export async function readUnreadableAgain<P>(
+  read: ReadonlyArray<P | { unreadable: string }>,
+  json: JsonInterner,
+  readByIds: (ids: string[]) => Promise<ReadonlyArray<readonly unknown[]>>,
+): Promise<Array<P | StoredPod>> {
+  const unreadable = read.flatMap((pod) => (isUnreadable(pod) ? [pod.unreadable] : []));
+  if (unreadable.length === 0) return read as P[];
   const byId = new Map((await readByIds(unreadable)).map((row) => [String(row[0]), podFromRow(row, json)]));
-  return read.flatMap((pod) => {
-    if (!('unreadable' in pod)) return [pod];
+  return read.flatMap((pod): Array<P | StoredPod> => {
+    if (!isUnreadable(pod)) return [pod];
     const again = byId.get(pod.unreadable);
     return again ? [again] : []; // deleted in between
   });
+}
+
+function isUnreadable(pod: unknown): pod is { unreadable: string } {
+  return typeof pod === 'object' && pod !== null && 'unreadable' in pod;
 }
 
 /** A `POD_TEXT` value as a StoredPod, or the row's id when its fields cannot be told apart. */
