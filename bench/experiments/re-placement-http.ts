@@ -7,7 +7,7 @@
  * no inventory and drops each body as it arrives.
  *   node -r @swc-node/register bench/experiments/re-placement-http.ts --nodes 5000 --pods 150000 \
  *     --data /tmp/tw-inv-5000 [--trees before=/tmp/before,after=.] [--batches 4] [--requests 60] \
- *     [--clients lean,autocannon] [--hold-inventory]
+ *     [--clients lean,autocannon] [--hold-inventory] [--form replacement|full|summary]
  * `--clients lean,autocannon` alternates, per tree and batch, the lean client with the bench's own (autocannon
  * through bench/lib/load.ts, 20 s at concurrency 1 after 5 s of warm-up: what bench/run.ts measures);
  * `--hold-inventory` keeps the generated inventory alive in this process, as bench/run.ts does, so the client
@@ -93,7 +93,11 @@ async function main() {
     writeFileSync(join(data, '.imported'), '');
     log(`imported ${nodes} nodes, ${pods} pods into ${data}`);
   }
-  const body = JSON.stringify({ ...taintImpactBody(), replacement: true });
+  // --form: the answer asked for (issue 16 (5)'s full list and summary share the route and the question)
+  const form = arg('form') ?? 'replacement';
+  const extra = { replacement: { replacement: true }, full: {}, summary: { summary: true } }[form];
+  if (!extra) throw new Error(`--form replacement|full|summary, not ${form}`);
+  const body = JSON.stringify({ ...taintImpactBody(), ...extra });
   const all = new Map<string, number[]>();
   for (let b = 0; b < batches; b++) {
     for (const tree of b % 2 === 0 ? trees : [...trees].reverse()) {
