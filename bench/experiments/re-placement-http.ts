@@ -7,7 +7,10 @@
  * no inventory and drops each body as it arrives.
  *   node -r @swc-node/register bench/experiments/re-placement-http.ts --nodes 5000 --pods 150000 \
  *     --data /tmp/tw-inv-5000 [--trees before=/tmp/before,after=.] [--batches 4] [--requests 60] \
- *     [--clients lean,autocannon] [--hold-inventory] [--form replacement|full|summary]
+ *     [--clients lean,autocannon] [--hold-inventory] [--form replacement|full|summary] [--open-loop-first <s>]
+ * `--open-loop-first <s>`: before each client's batch, the bench's open loop (1,000 distinct feasible-nodes
+ * questions/s) for that many seconds, then the bench's settle: whether the answers are slower after a load, as
+ * bench/run.ts measures taint-impact right after its open loop.
  * `--clients lean,autocannon` alternates, per tree and batch, the lean client with the bench's own (autocannon
  * through bench/lib/load.ts, 20 s at concurrency 1 after 5 s of warm-up: what bench/run.ts measures);
  * `--hold-inventory` keeps the generated inventory alive in this process, as bench/run.ts does, so the client
@@ -22,7 +25,8 @@ import { http } from '../lib/http';
 import { REPO_ROOT, Service, compileService } from '../lib/service';
 import { runLoad } from '../lib/load';
 import { summarize } from '../lib/stats';
-import { taintImpactBody } from '../scenarios';
+import { runOpenLoop } from '../lib/open-loop';
+import { distinctPodBody, podMix, taintImpactBody } from '../scenarios';
 
 const argv = process.argv.slice(2);
 const arg = (name: string) => {
@@ -79,6 +83,7 @@ async function main() {
   });
   const env = { DATA_DIR: data, BENCH_OPS_ROUTES: 'true' };
   const clients = (arg('clients') ?? 'lean').split(',');
+  const openLoopFirst = num('open-loop-first', 0);
   const held = argv.includes('--hold-inventory') ? generateInventory({ nodes, pods, seed: 42 }) : undefined;
   if (!existsSync(join(data, '.imported'))) {
     const inv = held ?? generateInventory({ nodes, pods, seed: 42 });
@@ -105,6 +110,23 @@ async function main() {
       for (let w = 0; w < 5; w++) await post(service.url, '/v1/decisions/taint-impact', body);
       for (const client of b % 2 === 0 ? clients : [...clients].reverse()) {
         const label = `${tree.label}/${client}`;
+        if (openLoopFirst > 0) {
+          // the mix's pods name the inventory's zones: the same seed's small inventory has the same ones
+          const inline = podMix(held ?? generateInventory({ nodes, pods: 20000, seed: 42 })).filter((c) => c.body.pod);
+          const o = await runOpenLoop({
+            url: service.url,
+            path: '/v1/decisions/feasible-nodes',
+            body: (n) => distinctPodBody(inline[n % inline.length].body, `first-${b}-${n}`),
+            ratePerSec: 1000,
+            durationSec: openLoopFirst,
+          });
+          log(`${label}: open loop first, ${openLoopFirst} s: p99 ${o.latencyMs.p99.toFixed(1)} ms, ${o.ok} ok`);
+          await settle(service.url);
+          if (argv.includes('--gc-after-open-loop')) {
+            const h = await http(service.url, 'POST', '/ops/heap');
+            log(`${label}: forced full collection after it: ${JSON.stringify(h.body).slice(0, 300)}`);
+          }
+        }
         const windowStart = Date.now();
         const cpu0 = service.cpuSeconds();
         const own: number[] = [];
@@ -168,6 +190,18 @@ async function main() {
     log(
       `${label} all: n ${ms.length} p50 ${s.p50.toFixed(1)} p90 ${s.p90.toFixed(1)} p99 ${s.p99.toFixed(1)} max ${s.max.toFixed(1)} ms`,
     );
+  }
+}
+
+/** bench/run.ts's settle: /healthz under 5 ms three times in a row (at most 30 s). */
+async function settle(url: string): Promise<void> {
+  const deadline = performance.now() + 30_000;
+  let quick = 0;
+  while (quick < 3 && performance.now() < deadline) {
+    const started = performance.now();
+    await http(url, 'GET', '/healthz');
+    quick = performance.now() - started < 5 ? quick + 1 : 0;
+    await new Promise((ok) => setTimeout(ok, 100));
   }
 }
 

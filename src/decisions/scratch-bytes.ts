@@ -1,9 +1,10 @@
+import { answerBuffers } from './answer-buffers';
 import { maxStringBytes, putBytes, putString } from './json-byte-pieces';
 
 /**
  * A JSON answer's bytes as they are written: a buffer kept between answers (grown to the largest one,
- * dropped past MAX_KEPT), then copied once into a Buffer of the exact size. A 2.4 MB answer then
- * allocates 2.4 MB, not a guess with slack that V8 would count as external memory until collected.
+ * dropped past MAX_KEPT), then copied once into a Buffer of the exact size, taken from the answer pool
+ * (answer-buffers.ts): a large answer allocates nothing once the pool holds a buffer that fits.
  * The writers run synchronously and copy out before returning, so they share one buffer.
  */
 export class ScratchBytes {
@@ -69,8 +70,12 @@ export class ScratchBytes {
     this.length = putBytes(out, pos, ending);
   }
 
+  /**
+   * The answer: the bytes copied into a Buffer of the exact size, from the answer pool (answer-buffers.ts;
+   * whoever sends it gives it back with giveBackWhenSent, or lets it be collected).
+   */
   result(): Buffer {
-    const answer = Buffer.allocUnsafe(this.length);
+    const answer = answerBuffers.take(this.length);
     answer.set(this.buffer.subarray(0, this.length));
     scratch = this.buffer.length <= MAX_KEPT ? this.buffer : new Uint8Array(0);
     return answer;

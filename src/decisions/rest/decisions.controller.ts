@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { CurrentPrincipal } from '../../kernel/auth/principal.decorator';
 import type { Principal } from '../../kernel/auth/roles';
 import { ApiProblems } from '../../kernel/http/api-docs';
+import { giveBackWhenSent } from '../answer-buffers';
 import { FeasibleNodesService } from '../feasible-nodes.service';
 import { TaintImpactService } from '../taint-impact.service';
 import { TolerationMatchService } from '../toleration-match.service';
@@ -92,6 +93,9 @@ export class DecisionsController {
         this.impact.taintImpactReplacementBytes(body) ??
         taintImpactBytes(this.impact.taintImpact(body)));
     void reply.header('content-type', 'application/json; charset=utf-8');
+    // The bytes came from the answer pool: back to it once the response is closed, not before (libuv may
+    // still be sending them to a slow client).
+    giveBackWhenSent(reply.raw, payload);
     return payload;
   }
 
