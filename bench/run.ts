@@ -16,7 +16,7 @@ import { measureKubeLists, type KubeListFigures } from './lib/kube-lists';
 import { runLoad, type LoadRequest } from './lib/load';
 import { runOpenLoop } from './lib/open-loop';
 import { load, machineInfo, versions } from './lib/machine';
-import { compileService, REPO_ROOT, Service, sleep } from './lib/service';
+import { compileService, REPO_ROOT, Service, settle, sleep } from './lib/service';
 import { watchEvictions } from './lib/eviction-stream';
 import { summarize } from './lib/stats';
 import { BenchWebhookReceiver } from './lib/webhook-receiver';
@@ -361,30 +361,30 @@ async function runMode(
         `the service exited with ${service!.exitCode}${service!.exitSignal ? ` (signal ${service!.exitSignal}, not sent by the bench)` : ''} during the measurements (${f.status}: ${f.note ?? ''})\nstderr:\n${service!.stderr.join('').slice(-4000)}${service!.logTail()}`,
       );
     };
-    await settle(service);
+    await settle(service.url);
     result.feasibleRest = alive(await measureFeasibleRest(service, s, cases, inv));
     result.loadAverage.feasibleRest = load();
     log(`${mode}: feasible-nodes REST ${describeLoad(result.feasibleRest)}`);
-    await settle(service);
+    await settle(service.url);
     result.feasibleRestDistinct = alive(await measureFeasibleRestDistinct(service, s, cases));
     result.loadAverage.feasibleRestDistinct = load();
     log(`${mode}: feasible-nodes REST, every request distinct ${describeLoad(result.feasibleRestDistinct)}`);
-    await settle(service);
+    await settle(service.url);
     result.feasibleGraphql = alive(await measureFeasibleGraphql(service, s, cases));
     result.loadAverage.feasibleGraphql = load();
     log(`${mode}: feasible-nodes GraphQL ${describeLoad(result.feasibleGraphql)}`);
-    await settle(service);
+    await settle(service.url);
     result.openLoop = alive(await measureOpenLoop(service, s, cases));
     result.loadAverage.openLoop = load();
     log(`${mode}: open loop ${describeOpenLoop(result.openLoop)}`);
-    await settle(service);
+    await settle(service.url);
     result.taintImpact = alive(await measureTaintImpact(service, s, inv, 1));
-    await settle(service);
+    await settle(service.url);
     result.taintImpactSummary = alive(await measureTaintImpact(service, s, inv, 1, { summary: true }));
-    await settle(service);
+    await settle(service.url);
     result.taintImpactReplacement = alive(await measureTaintImpact(service, s, inv, 1, { replacement: true }));
     log(`${mode}: taint-impact with re-placement ${describeLoad(result.taintImpactReplacement)}`);
-    if (!s.quick) await settle(service);
+    if (!s.quick) await settle(service.url);
     result.taintImpactC16 = s.quick
       ? { status: 'skipped', note: 'not in --quick' }
       : await measureTaintImpact(service, s, inv, s.connections);
@@ -392,7 +392,7 @@ async function runMode(
     log(
       `${mode}: taint-impact ${describeLoad(result.taintImpact)} | c16 ${describeLoad(result.taintImpactC16)} | summary ${describeLoad(result.taintImpactSummary)}`,
     );
-    await settle(service);
+    await settle(service.url);
     result.kubeLists = alive(await measureKubeListsFigure(service, inv));
     const lists = result.kubeLists as Figure & Partial<KubeListFigures>;
     log(
@@ -433,7 +433,7 @@ async function runMode(
     );
 
     // 4. Writes: the 11,000-eviction taint, then eviction lag.
-    await settle(service);
+    await settle(service.url);
     result.taintCommit = alive(await measureTaintCommit(service, storage, s, inv));
     result.loadAverage.taintCommit = load();
     result.budgetStatus = alive(await measureBudgetStatus(service));
@@ -445,13 +445,13 @@ async function runMode(
     );
     // 4b. Webhooks (issue 15): the same NoExecute taint again, its events delivered to one receiver, then
     // removed again before its evictions fall due (so they do not disturb the eviction lag).
-    await settle(service);
+    await settle(service.url);
     result.webhookLag = alive(await measureWebhookLag(service, inv, result.taintCommit));
     result.loadAverage.webhookLag = load();
     log(
       `${mode}: webhook lag ${result.webhookLag.status} ${result.webhookLag.lagMs ? `${result.webhookLag.delivered}/${result.webhookLag.events} delivered, first ${Math.round(result.webhookLag.firstMs)} ms, p50 ${Math.round(result.webhookLag.lagMs.p50)} ms p99 ${Math.round(result.webhookLag.lagMs.p99)} ms, last ${Math.round(result.webhookLag.lagMs.max)} ms after the answer; commit ${Math.round(result.webhookLag.commitMs)} ms (${Math.round(result.webhookLag.baselineCommitMs ?? NaN)} ms without a webhook)` : (result.webhookLag.note ?? '')}`,
     );
-    await settle(service);
+    await settle(service.url);
     result.evictionLag = alive(await measureEvictionLag(service, s, inv));
     result.loadAverage.evictionLag = load();
     log(
@@ -566,23 +566,6 @@ async function loadThroughPut(service: Service, inv: GeneratedInventory): Promis
 
 // ---------------------------------------------------------------------------------------------
 // Reads
-
-/**
- * Waits until the service is idle before the next measurement: after a load run at concurrency 16,
- * requests still queued in the service (taint-impact answers take ~40 ms of CPU each) would be
- * counted against whatever is measured next. Idle = /healthz answers in under 5 ms three times in
- * a row (at most 30 s).
- */
-async function settle(service: Service): Promise<void> {
-  const deadline = performance.now() + 30_000;
-  let quick = 0;
-  while (quick < 3 && performance.now() < deadline) {
-    const started = performance.now();
-    await http(service.url, 'GET', '/healthz');
-    quick = performance.now() - started < 5 ? quick + 1 : 0;
-    await sleep(100);
-  }
-}
 
 async function measureFeasibleRest(
   service: Service,

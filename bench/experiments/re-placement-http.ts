@@ -22,7 +22,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { join, resolve } from 'node:path';
 import { chunkList, generateInventory } from '../generate-inventory';
 import { http } from '../lib/http';
-import { REPO_ROOT, Service, compileService } from '../lib/service';
+import { REPO_ROOT, Service, compileService, settle } from '../lib/service';
 import { runLoad } from '../lib/load';
 import { summarize } from '../lib/stats';
 import { runOpenLoop } from '../lib/open-loop';
@@ -190,18 +190,6 @@ async function main() {
     log(
       `${label} all: n ${ms.length} p50 ${s.p50.toFixed(1)} p90 ${s.p90.toFixed(1)} p99 ${s.p99.toFixed(1)} max ${s.max.toFixed(1)} ms`,
     );
-  }
-}
-
-/** bench/run.ts's settle: /healthz under 5 ms three times in a row (at most 30 s). */
-async function settle(url: string): Promise<void> {
-  const deadline = performance.now() + 30_000;
-  let quick = 0;
-  while (quick < 3 && performance.now() < deadline) {
-    const started = performance.now();
-    await http(url, 'GET', '/healthz');
-    quick = performance.now() - started < 5 ? quick + 1 : 0;
-    await new Promise((ok) => setTimeout(ok, 100));
   }
 }
 
