@@ -46,6 +46,10 @@ export async function createApp(
     // percent-encoding) leave as problem+json like every other error.
     frameworkErrors: (error: Error, request: FastifyRequest, reply: FastifyReply) =>
       sendProblem(request, reply, error, new Logger('http')),
+    // No Nest middleware exists here (every cross-cutting step is a Fastify hook: security.ts, rate-limit.ts,
+    // authenticate.hook.ts), so @fastify/middie is not registered: its onRequest hook ran for every request
+    // with nothing to call (~2 % of a feasible-nodes request's CPU, bench/ANALYSIS.md).
+    skipMiddie: true,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, {
     logger: new JsonLogger(logger),
