@@ -1,90 +1,117 @@
 /**
- * Why start-up with the full inventory is slow: imports the generated inventory through a real
- * service, stops it, then times the snapshot's reads in-process — the repositories' Prisma paging
- * (what SnapshotService.reload does today) against one plain SQL query of the same rows.
+ * Start-up's snapshot load, timed in-process: `loadInventory` (the SQL reads and the rows' parsing) and
+ * `InventorySnapshot.load` (the columns), per round, on an inventory imported once through a real service
+ * and kept between runs (`--keep <database or folder>`: reused when it already holds the inventory).
+ * `--trees a=DIR,b=DIR` loads each tree's own snapshot-source.ts, rounds alternated (a b, b a, ...), so a
+ * change to the loader is compared with the tree before it on the same data at the same moments.
  *
- *   node --max-old-space-size=8192 -r @swc-node/register bench/experiments/snapshot-load.ts [--mode postgres|embedded]
- * [--nodes 5000 --pods 150000]
+ *   node --max-old-space-size=8192 -r @swc-node/register bench/experiments/snapshot-load.ts --mode postgres \
+ *     --keep tw_snapshot_5000 [--trees before=/tmp/t-before,after=.] [--rounds 6] [--nodes 5000 --pods 150000]
  */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Client } from 'pg';
 import { chunkList, generateInventory } from '../generate-inventory';
 import { http } from '../lib/http';
-import { Service } from '../lib/service';
-import { createStorage, type ModeName } from '../lib/storage';
-import { openDatabase } from '../../src/kernel/persistence/database';
-import { NodeRepository } from '../../src/kernel/persistence/repositories/node.repository';
-import { PodRepository } from '../../src/kernel/persistence/repositories/pod.repository';
+import { REPO_ROOT, Service } from '../lib/service';
+import { openDatabase, type Database } from '../../src/kernel/persistence/database';
 
+const argv = process.argv.slice(2);
 const arg = (name: string, fallback: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : fallback;
 };
+const POSTGRES = 'postgres://postgres@127.0.0.1:5432';
 
-async function time<T>(label: string, fn: () => Promise<T>): Promise<T> {
-  const t = performance.now();
-  const r = await fn();
-  console.log(`${label}: ${Math.round(performance.now() - t)} ms`);
-  return r;
+/** Where the kept inventory lives, as the service's environment. */
+function storageEnv(mode: string, keep: string): Record<string, string> {
+  return mode === 'postgres'
+    ? { DATABASE_URL: `${POSTGRES}/${keep}`, REDIS_URL: 'redis://127.0.0.1:6379', REDIS_PREFIX: keep }
+    : { DATA_DIR: resolve(keep) };
+}
+
+async function ensureDatabase(name: string): Promise<void> {
+  const admin = new Client({ connectionString: `${POSTGRES}/postgres` });
+  await admin.connect();
+  try {
+    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) await admin.query(`CREATE DATABASE "${name.replace(/"/g, '')}"`);
+  } finally {
+    await admin.end();
+  }
+}
+
+async function podCount(db: Database): Promise<number> {
+  return db.prisma.pod.count();
 }
 
 async function main(): Promise<void> {
-  const mode = arg('mode', 'postgres') as ModeName;
-  const inv = generateInventory({ nodes: Number(arg('nodes', '5000')), pods: Number(arg('pods', '150000')), seed: 42 });
-  const storage = await createStorage(mode, {
-    postgresUrl: 'postgres://postgres@127.0.0.1:5432/postgres',
-    redisUrl: 'redis://127.0.0.1:6379',
-  });
-  try {
-    const { service } = await Service.start({ env: storage.env });
-    await time('import', async () => {
-      for (const chunk of chunkList(inv.items, 10_000)) {
-        const r = await http(service.url, 'POST', '/v1/import', JSON.stringify(chunk));
-        if (r.status !== 200) throw new Error(`import answered ${r.status}: ${r.text.slice(0, 300)}`);
-      }
-    });
+  const mode = arg('mode', 'postgres');
+  const keep = arg('keep', mode === 'postgres' ? 'tw_snapshot' : '/tmp/tw-snapshot');
+  const nodes = Number(arg('nodes', '5000'));
+  const pods = Number(arg('pods', '150000'));
+  const rounds = Number(arg('rounds', '6'));
+  const env = storageEnv(mode, keep);
+  if (mode === 'postgres') await ensureDatabase(keep);
+  else mkdirSync(keep, { recursive: true });
+
+  let db = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR ?? '/nonexistent' });
+  const stored = await podCount(db);
+  await db.close();
+  if (stored < pods) {
+    console.log(`importing ${nodes} nodes, ${pods} pods into ${keep} (it holds ${stored} pods)`);
+    const inv = generateInventory({ nodes, pods, seed: 42 });
+    const { service } = await Service.start({ env });
+    for (const chunk of chunkList(inv.items, 10_000)) {
+      const r = await http(service.url, 'POST', '/v1/import', JSON.stringify(chunk));
+      if (r.status !== 200) throw new Error(`import answered ${r.status}: ${r.text.slice(0, 300)}`);
+    }
     await service.stop();
-    const db = await openDatabase({
-      databaseUrl: storage.env.DATABASE_URL,
-      dataDir: storage.env.DATA_DIR ?? '/nonexistent',
-      migrate: false,
+  }
+
+  const trees = arg('trees', `this=${REPO_ROOT}`)
+    .split(',')
+    .map((spec) => {
+      const [name, dir] = spec.split('=');
+      const root = resolve(dir);
+      const source = join(root, 'src', 'kernel', 'snapshot', 'snapshot-source.ts');
+      if (!existsSync(source)) throw new Error(`${source} does not exist`);
+      /* eslint-disable @typescript-eslint/no-require-imports -- each tree's own loader, chosen at run time */
+      return {
+        name,
+        loadInventory: require(source).loadInventory as (db: Database) => Promise<any>,
+        InventorySnapshot: require(join(root, 'src', 'kernel', 'snapshot', 'inventory-snapshot.ts')).InventorySnapshot,
+      };
+      /* eslint-enable @typescript-eslint/no-require-imports */
     });
-    try {
-      const nodes = await time('NodeRepository.findAll (Prisma, pages of 2,000, include taints)', () =>
-        new NodeRepository().findAll(db.prisma),
-      );
-      const pods = await time('PodRepository.findAllActive (Prisma, pages of 5,000, cursor)', () =>
-        new PodRepository().findAllActive(db.prisma),
-      );
-      console.log(`  ${nodes.length} nodes, ${pods.length} pods`);
-      await time('PodRepository.findAllActive again (warm)', () => new PodRepository().findAllActive(db.prisma));
-      const sql = `SELECT id, namespace, name, uid, node_name, phase, bound_at, tolerations, node_selector, affinity, priority, owner_kind, owner_name, resources, requests, host_network, resource_version, created_at, updated_at FROM pods WHERE phase IN ('Pending', 'Running')`;
-      if (db.kind === 'postgres') {
-        const client = await db.newPgClient();
-        try {
-          const rows = await time(
-            'one plain SQL query of the same pod rows (pg, JSON parsed by the driver)',
-            async () => (await client.query(sql)).rows,
-          );
-          console.log(`  ${rows.length} rows`);
-        } finally {
-          await client.end();
-        }
-      } else {
-        const rows = await time(
-          'one plain SQL query of the same pod rows (PGlite query)',
-          async () => (await db.pglite!.query(sql)).rows,
+
+  db = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR ?? '/nonexistent', migrate: false });
+  const results = new Map<string, Array<{ readMs: number; loadMs: number }>>(trees.map((t) => [t.name, []]));
+  try {
+    for (let r = 0; r < rounds; r++) {
+      const order = r % 2 === 0 ? trees : [...trees].reverse();
+      for (const tree of order) {
+        (globalThis as { gc?: () => void }).gc?.();
+        const started = performance.now();
+        const rows = await tree.loadInventory(db);
+        const read = performance.now();
+        const snapshot = new tree.InventorySnapshot();
+        snapshot.load(rows.nodes, rows.pods, rows.budgets, rows.evictedOwned);
+        const done = performance.now();
+        results.get(tree.name)!.push({ readMs: read - started, loadMs: done - read });
+        console.log(
+          `round ${r} ${tree.name}: loadInventory ${Math.round(read - started)} ms (${rows.nodes.length} nodes, ${rows.pods.length} pods), InventorySnapshot.load ${Math.round(done - read)} ms`,
         );
-        console.log(`  ${rows.length} rows`);
       }
-      await time(
-        'Prisma $queryRawUnsafe of the same rows',
-        async () => (await db.prisma.$queryRawUnsafe<unknown[]>(sql)).length,
-      );
-    } finally {
-      await db.close();
     }
   } finally {
-    await storage.cleanup();
+    await db.close();
   }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  for (const [name, rs] of results)
+    console.log(
+      `${name}: loadInventory median ${Math.round(median(rs.map((x) => x.readMs)))} ms, InventorySnapshot.load median ${Math.round(median(rs.map((x) => x.loadMs)))} ms`,
+    );
 }
 
 main().catch((e) => {
