@@ -10,10 +10,10 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Client } from 'pg';
 import { chunkList, generateInventory } from '../generate-inventory';
 import { http } from '../lib/http';
 import { REPO_ROOT, Service } from '../lib/service';
+import { adminQuery } from '../lib/storage';
 import { openDatabase, type Database } from '../../src/kernel/persistence/database';
 
 const argv = process.argv.slice(2);
@@ -31,18 +31,9 @@ function storageEnv(mode: string, keep: string): Record<string, string> {
 }
 
 async function ensureDatabase(name: string): Promise<void> {
-  const admin = new Client({ connectionString: `${POSTGRES}/postgres` });
-  await admin.connect();
-  try {
-    const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (found.rowCount === 0) await admin.query(`CREATE DATABASE "${name.replace(/"/g, '')}"`);
-  } finally {
-    await admin.end();
-  }
-}
-
-async function podCount(db: Database): Promise<number> {
-  return db.prisma.pod.count();
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`--keep ${name}: a database name of a-z, 0-9 and _`);
+  const found = await adminQuery(POSTGRES, `SELECT 1 FROM pg_database WHERE datname = '${name}'`);
+  if (found.length === 0) await adminQuery(POSTGRES, `CREATE DATABASE "${name}"`);
 }
 
 async function main(): Promise<void> {
@@ -56,7 +47,7 @@ async function main(): Promise<void> {
   else mkdirSync(keep, { recursive: true });
 
   let db = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR ?? '/nonexistent' });
-  const stored = await podCount(db);
+  const stored = await db.prisma.pod.count();
   await db.close();
   if (stored < pods) {
     console.log(`importing ${nodes} nodes, ${pods} pods into ${keep} (it holds ${stored} pods)`);
