@@ -1,5 +1,11 @@
+import fc from 'fast-check';
+import { GraphQLSchemaHost } from '@nestjs/graphql';
+import { getVariableValues, type GraphQLError, parse, type OperationDefinitionNode } from 'graphql';
+import { compileVariableParsing } from 'graphql-jit/dist/variables';
 import { chunkList, generateInventory } from '../../bench/generate-inventory';
 import { graphQLOperation, podMix, taintImpactBody, toGraphQLInput } from '../../bench/scenarios';
+import { jitMayJudge } from '../../src/kernel/graphql/jit-judged-variables';
+import { inputValue } from '../support/graphql-input-arbitrary';
 import { startTestApp, type TestApp } from '../support/test-app';
 
 jest.setTimeout(180_000);
@@ -86,6 +92,13 @@ describe('GraphQL queries through graphql-jit answer exactly as graphql-js', () 
         query: 'query($l: Int) { nodes(first: $l) { pageInfo { endCursor } } }',
         variables: { l: 'x' },
       },
+      {
+        // beyond jitMayJudge's size: graphql-js checks it first and stops at the first wrong item
+        name: 'a 20,000-item list of wrong values (an error)',
+        query:
+          'query($n: [String!]) { feasibleNodes(podRef: { namespace: "a", name: "b" }, nodeNames: $n) { feasibleCount } }',
+        variables: { n: new Array(20_000).fill(1) },
+      },
       { name: 'a resolver error (an invalid limit)', query: '{ nodes(first: -1) { pageInfo { endCursor } } }' },
       {
         name: 'feasibleNodes with an invalid pod (a 4xx from the service)',
@@ -119,7 +132,7 @@ describe('GraphQL queries through graphql-jit answer exactly as graphql-js', () 
       }
     }
     // the error cases really were errors, and the rest were answers
-    expect(errors).toBe(4);
+    expect(errors).toBe(5);
     // and graphql-jit answered every query that did not end in an error (the other service: none)
     const executions = async (app: TestApp, executor: string) => {
       const text = (await app.request('GET', '/metrics')).text as string;
@@ -130,5 +143,67 @@ describe('GraphQL queries through graphql-jit answer exactly as graphql-js', () 
     };
     expect(await executions(jit, 'graphql-jit')).toBeGreaterThanOrEqual((cases.length - errors) * 2);
     expect(await executions(plain, 'graphql-jit')).toBe(0);
+  });
+
+  // src/kernel/graphql/jit-execution.ts lets graphql-jit's compiled coercion alone judge the variables
+  // that jitMayJudge admits. That is exact only if, for those, it refuses what graphql-js refuses and
+  // coerces the rest to the same values: here, for the arguments of every query and mutation of the live
+  // schema, over generated variables, mostly valid and wrong at any depth now and then
+  // (test/support/graphql-input-arbitrary.ts). Each coercion is compiled once per field, as the plugin
+  // compiles once per document; FUZZ_RUNS sets the inputs per field. Over all variables the two differ
+  // (graphql-jit takes `[]` for an input object): the next test shows it, and jitMayJudge refuses every
+  // empty list for it.
+  it('graphql-jit refuses the variables graphql-js refuses and coerces the rest alike, for every root field', () => {
+    const schema = jit.app.get(GraphQLSchemaHost).schema;
+    const roots = [schema.getQueryType()!, schema.getMutationType()!];
+    const fields = roots.flatMap((root) => Object.values(root.getFields())).filter((f) => f.args.length > 0);
+    expect(fields.length).toBeGreaterThanOrEqual(15);
+    let refused = 0;
+    let accepted = 0;
+    for (const field of fields) {
+      const definitions = field.args.map((a) => `$${a.name}: ${String(a.type)}`).join(', ');
+      const operation = parse(`query(${definitions}) { __typename }`).definitions[0] as OperationDefinitionNode;
+      // at run time always both keys, one of them undefined
+      const jitCoercion = compileVariableParsing(schema, operation.variableDefinitions!) as (
+        sent: Record<string, unknown>,
+      ) => { errors?: readonly GraphQLError[]; coerced?: Record<string, unknown> };
+      const variables = fc.record(Object.fromEntries(field.args.map((a) => [a.name, inputValue(a.type)])), {
+        requiredKeys: [],
+      });
+      fc.assert(
+        fc.property(variables, (generated) => {
+          const sent = JSON.parse(JSON.stringify(generated)) as Record<string, unknown>; // as it arrives
+          if (!jitMayJudge(sent, 256)) return;
+          const js = getVariableValues(schema, operation.variableDefinitions!, sent);
+          const byJit = jitCoercion(sent);
+          expect({ field: field.name, sent, jitRefuses: byJit.errors !== undefined }).toEqual({
+            field: field.name,
+            sent,
+            jitRefuses: js.errors !== undefined,
+          });
+          if (js.errors) refused++;
+          else {
+            accepted++;
+            // graphql-jit keeps an absent nullable variable as an undefined key: the same JSON
+            expect(JSON.stringify(byJit.coerced)).toBe(JSON.stringify(js.coerced));
+          }
+        }),
+        { numRuns: Number(process.env.FUZZ_RUNS ?? 150) },
+      );
+    }
+    // both outcomes were exercised, not only one of them
+    expect(refused).toBeGreaterThan(100);
+    expect(accepted).toBeGreaterThan(100);
+  });
+
+  it('leaves an empty list to graphql-js: graphql-jit alone would take [] for an input object', () => {
+    const schema = jit.app.get(GraphQLSchemaHost).schema;
+    const operation = parse('query($pod: PodInput) { __typename }').definitions[0] as OperationDefinitionNode;
+    const sent = { pod: [] };
+    const js = getVariableValues(schema, operation.variableDefinitions!, sent);
+    expect(js.errors?.[0].message).toMatch(/Expected type "PodInput" to be an object/);
+    const byJit = compileVariableParsing(schema, operation.variableDefinitions!)(sent) as { errors?: unknown };
+    expect(byJit.errors).toBeUndefined();
+    expect(jitMayJudge(sent, 256)).toBe(false);
   });
 });
