@@ -4,7 +4,7 @@ import { getVariableValues, type GraphQLError, parse, type OperationDefinitionNo
 import { compileVariableParsing } from 'graphql-jit/dist/variables';
 import { chunkList, generateInventory } from '../../bench/generate-inventory';
 import { graphQLOperation, podMix, taintImpactBody, toGraphQLInput } from '../../bench/scenarios';
-import { jitMayJudge } from '../../src/kernel/graphql/jit-judged-variables';
+import { jitMayJudge, variableTypesOf } from '../../src/kernel/graphql/jit-judged-variables';
 import { inputValue } from '../support/graphql-input-arbitrary';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -151,8 +151,8 @@ describe('GraphQL queries through graphql-jit answer exactly as graphql-js', () 
   // schema, over generated variables, mostly valid and wrong at any depth now and then
   // (test/support/graphql-input-arbitrary.ts). Each coercion is compiled once per field, as the plugin
   // compiles once per document; FUZZ_RUNS sets the inputs per field. Over all variables the two differ
-  // (graphql-jit takes `[]` for an input object): the next test shows it, and jitMayJudge refuses every
-  // empty list for it.
+  // (graphql-jit takes `[]` for an input object): the next test shows it, and jitMayJudge leaves every
+  // such list to graphql-js.
   it('graphql-jit refuses the variables graphql-js refuses and coerces the rest alike, for every root field', () => {
     const schema = jit.app.get(GraphQLSchemaHost).schema;
     const roots = [schema.getQueryType()!, schema.getMutationType()!];
@@ -164,6 +164,7 @@ describe('GraphQL queries through graphql-jit answer exactly as graphql-js', () 
       const definitions = field.args.map((a) => `$${a.name}: ${String(a.type)}`).join(', ');
       const operation = parse(`query(${definitions}) { __typename }`).definitions[0] as OperationDefinitionNode;
       // at run time always both keys, one of them undefined
+      const types = variableTypesOf(schema, operation.variableDefinitions!);
       const jitCoercion = compileVariableParsing(schema, operation.variableDefinitions!) as (
         sent: Record<string, unknown>,
       ) => { errors?: readonly GraphQLError[]; coerced?: Record<string, unknown> };
@@ -173,7 +174,7 @@ describe('GraphQL queries through graphql-jit answer exactly as graphql-js', () 
       fc.assert(
         fc.property(variables, (generated) => {
           const sent = JSON.parse(JSON.stringify(generated)) as Record<string, unknown>; // as it arrives
-          if (!jitMayJudge(sent, 256)) return;
+          if (!jitMayJudge(sent, types, 256)) return;
           const js = getVariableValues(schema, operation.variableDefinitions!, sent);
           const byJit = jitCoercion(sent);
           expect({ field: field.name, sent, jitRefuses: byJit.errors !== undefined }).toEqual({
@@ -196,14 +197,22 @@ describe('GraphQL queries through graphql-jit answer exactly as graphql-js', () 
     expect(accepted).toBeGreaterThan(100);
   });
 
-  it('leaves an empty list to graphql-js: graphql-jit alone would take [] for an input object', () => {
+  it('leaves an empty list for an input object to graphql-js: graphql-jit alone would take it as {}', () => {
     const schema = jit.app.get(GraphQLSchemaHost).schema;
     const operation = parse('query($pod: PodInput) { __typename }').definitions[0] as OperationDefinitionNode;
+    const types = variableTypesOf(schema, operation.variableDefinitions!);
+    const coerceByJit = compileVariableParsing(schema, operation.variableDefinitions!) as (
+      sent: Record<string, unknown>,
+    ) => { errors?: unknown };
     const sent = { pod: [] };
     const js = getVariableValues(schema, operation.variableDefinitions!, sent);
     expect(js.errors?.[0].message).toMatch(/Expected type "PodInput" to be an object/);
-    const byJit = compileVariableParsing(schema, operation.variableDefinitions!)(sent) as { errors?: unknown };
-    expect(byJit.errors).toBeUndefined();
-    expect(jitMayJudge(sent, 256)).toBe(false);
+    expect(coerceByJit(sent).errors).toBeUndefined();
+    expect(jitMayJudge(sent, types, 256)).toBe(false);
+    // an empty list where a list is expected is fine for both, and judged by graphql-jit alone
+    const bare = { pod: { tolerations: [] } };
+    expect(getVariableValues(schema, operation.variableDefinitions!, bare).errors).toBeUndefined();
+    expect(coerceByJit(bare).errors).toBeUndefined();
+    expect(jitMayJudge(bare, types, 256)).toBe(true);
   });
 });

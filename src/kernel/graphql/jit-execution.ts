@@ -3,7 +3,7 @@ import { Plugin } from '@nestjs/apollo';
 import { getVariableValues, type ExecutionResult } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { Metrics } from '../observability/metrics';
-import { jitMayJudge } from './jit-judged-variables';
+import { jitMayJudge, variableTypesOf, type VariableTypes } from './jit-judged-variables';
 
 /** Compiled documents kept (by document hash and operation name): the explorer's and platforms' queries. */
 const MAX_COMPILED = 500;
@@ -26,9 +26,15 @@ const JIT_COERCION_MAX_VALUES = 256;
  * before, so Apollo's one error path (formatError, didEncounterErrors) stays the only one: a query has
  * no side effects, so executing it a second time changes nothing but the time it takes.
  */
+/** A document as graphql-jit compiled it, and its operation's variable types (for jitMayJudge). */
+interface Compiled {
+  query: CompiledQuery;
+  variableTypes: VariableTypes;
+}
+
 @Plugin()
 export class JitExecutionPlugin implements ApolloServerPlugin {
-  private readonly compiled = new Map<string, CompiledQuery | null>();
+  private readonly compiled = new Map<string, Compiled | null>();
 
   constructor(private readonly metrics: Metrics) {}
 
@@ -44,13 +50,14 @@ export class JitExecutionPlugin implements ApolloServerPlugin {
 
   private async execute(context: GraphQLRequestContext<object>) {
     if (context.operation?.operation !== 'query' || context.document === undefined) return null;
-    const query = this.compiledFor(context);
-    if (query === null) return null;
+    const compiled = this.compiledFor(context);
+    if (compiled === null) return null;
+    const { query, variableTypes } = compiled;
     // Variables graphql-jit refuses end its execution in an error, so they go to graphql-js, which refuses
     // them with its own error. Others are checked by graphql-js first (jitMayJudge says why), which stops at
     // the first error; for the rest the check (~11 % of a feasibleNodes query's CPU) is skipped.
     const variables = context.request.variables ?? {};
-    if (!jitMayJudge(variables, JIT_COERCION_MAX_VALUES)) {
+    if (!jitMayJudge(variables, variableTypes, JIT_COERCION_MAX_VALUES)) {
       const { variableDefinitions = [] } = context.operation;
       if (getVariableValues(context.schema, variableDefinitions, variables, { maxErrors: 1 }).errors) return null;
     }
@@ -62,16 +69,21 @@ export class JitExecutionPlugin implements ApolloServerPlugin {
     };
   }
 
-  private compiledFor(context: GraphQLRequestContext<object>): CompiledQuery | null {
+  private compiledFor(context: GraphQLRequestContext<object>): Compiled | null {
     const key = `${context.queryHash}\u0000${context.operationName ?? ''}`;
-    let query = this.compiled.get(key);
-    if (query === undefined) {
+    let compiled = this.compiled.get(key);
+    if (compiled === undefined) {
       const result = compileQuery(context.schema, context.document!, context.operationName ?? undefined);
       // a document graphql-jit cannot compile is left to graphql-js, and not compiled again
-      query = isCompiledQuery(result) ? result : null;
+      compiled = isCompiledQuery(result)
+        ? {
+            query: result,
+            variableTypes: variableTypesOf(context.schema, context.operation!.variableDefinitions ?? []),
+          }
+        : null;
       if (this.compiled.size >= MAX_COMPILED) this.compiled.delete(this.compiled.keys().next().value!);
-      this.compiled.set(key, query);
+      this.compiled.set(key, compiled);
     }
-    return query;
+    return compiled;
   }
 }
