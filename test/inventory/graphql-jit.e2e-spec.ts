@@ -4,7 +4,7 @@ import { getVariableValues, type GraphQLError, parse, type OperationDefinitionNo
 import { compileVariableParsing } from 'graphql-jit/dist/variables';
 import { chunkList, generateInventory } from '../../bench/generate-inventory';
 import { graphQLOperation, podMix, taintImpactBody, toGraphQLInput } from '../../bench/scenarios';
-import { jitMayJudge, variableTypesOf } from '../../src/kernel/graphql/jit-judged-variables';
+import { JIT_COERCION_MAX_VALUES, jitMayJudge, variableTypesOf } from '../../src/kernel/graphql/jit-judged-variables';
 import { inputValue } from '../support/graphql-input-arbitrary';
 import { startTestApp, type TestApp } from '../support/test-app';
 
@@ -163,8 +163,8 @@ describe('GraphQL queries through graphql-jit answer exactly as graphql-js', () 
     for (const field of fields) {
       const definitions = field.args.map((a) => `$${a.name}: ${String(a.type)}`).join(', ');
       const operation = parse(`query(${definitions}) { __typename }`).definitions[0] as OperationDefinitionNode;
-      // at run time always both keys, one of them undefined
       const types = variableTypesOf(schema, operation.variableDefinitions!);
+      // at run time always both keys, one of them undefined
       const jitCoercion = compileVariableParsing(schema, operation.variableDefinitions!) as (
         sent: Record<string, unknown>,
       ) => { errors?: readonly GraphQLError[]; coerced?: Record<string, unknown> };
@@ -174,7 +174,7 @@ describe('GraphQL queries through graphql-jit answer exactly as graphql-js', () 
       fc.assert(
         fc.property(variables, (generated) => {
           const sent = JSON.parse(JSON.stringify(generated)) as Record<string, unknown>; // as it arrives
-          if (!jitMayJudge(sent, types, 256)) return;
+          if (!jitMayJudge(sent, types, JIT_COERCION_MAX_VALUES)) return;
           const js = getVariableValues(schema, operation.variableDefinitions!, sent);
           const byJit = jitCoercion(sent);
           expect({ field: field.name, sent, jitRefuses: byJit.errors !== undefined }).toEqual({
@@ -208,11 +208,11 @@ describe('GraphQL queries through graphql-jit answer exactly as graphql-js', () 
     const js = getVariableValues(schema, operation.variableDefinitions!, sent);
     expect(js.errors?.[0].message).toMatch(/Expected type "PodInput" to be an object/);
     expect(coerceByJit(sent).errors).toBeUndefined();
-    expect(jitMayJudge(sent, types, 256)).toBe(false);
+    expect(jitMayJudge(sent, types, JIT_COERCION_MAX_VALUES)).toBe(false);
     // an empty list where a list is expected is fine for both, and judged by graphql-jit alone
     const bare = { pod: { tolerations: [] } };
     expect(getVariableValues(schema, operation.variableDefinitions!, bare).errors).toBeUndefined();
     expect(coerceByJit(bare).errors).toBeUndefined();
-    expect(jitMayJudge(bare, types, 256)).toBe(true);
+    expect(jitMayJudge(bare, types, JIT_COERCION_MAX_VALUES)).toBe(true);
   });
 });

@@ -3,16 +3,16 @@ import { Plugin } from '@nestjs/apollo';
 import { getVariableValues, type ExecutionResult } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { Metrics } from '../observability/metrics';
-import { jitMayJudge, variableTypesOf, type VariableTypes } from './jit-judged-variables';
+import { JIT_COERCION_MAX_VALUES, jitMayJudge, variableTypesOf, type VariableTypes } from './jit-judged-variables';
 
 /** Compiled documents kept (by document hash and operation name): the explorer's and platforms' queries. */
 const MAX_COMPILED = 500;
-/**
- * Variables holding at most this many values (objects, lists and leaves) may be judged by graphql-jit's
- * compiled coercion alone (jitMayJudge). Its errors cost ~7 µs each and are not limited, so this bounds a
- * wrong request's cost at ~2 ms (a 1 MB list of wrong items took 4 s); a feasibleNodes pod is ~20-100.
- */
-const JIT_COERCION_MAX_VALUES = 256;
+
+/** A document as graphql-jit compiled it, and its operation's variable types (for jitMayJudge). */
+interface Compiled {
+  query: CompiledQuery;
+  variableTypes: VariableTypes;
+}
 
 /**
  * Executes queries with graphql-jit instead of graphql-js (GRAPHQL_JIT, on by default): the query is
@@ -26,12 +26,6 @@ const JIT_COERCION_MAX_VALUES = 256;
  * before, so Apollo's one error path (formatError, didEncounterErrors) stays the only one: a query has
  * no side effects, so executing it a second time changes nothing but the time it takes.
  */
-/** A document as graphql-jit compiled it, and its operation's variable types (for jitMayJudge). */
-interface Compiled {
-  query: CompiledQuery;
-  variableTypes: VariableTypes;
-}
-
 @Plugin()
 export class JitExecutionPlugin implements ApolloServerPlugin {
   private readonly compiled = new Map<string, Compiled | null>();
