@@ -14,6 +14,7 @@ import { JitExecutionPlugin } from './kernel/graphql/jit-execution';
 import { formatGraphQLError } from './kernel/graphql/format-error';
 import { graphqlWsOptions } from './kernel/graphql/graphql-ws';
 import { complexityLimit, depthLimit } from './kernel/graphql/query-limits';
+import { subscriptionsOverWebSocketOnly } from './kernel/graphql/subscriptions-over-websocket';
 import { InventoryModule } from './inventory/inventory.module';
 import { BudgetsModule } from './budgets/budgets.module';
 import { KubeApiModule } from './kube-api/kube-api.module';
@@ -56,6 +57,7 @@ export class AppModule {
           // No cache hints are set anywhere, so Apollo's default cache-control plugin only costs a hook
           // per resolved field (~6 % of a feasibleNodes query's CPU; bench/experiments/graphql-cost.ts).
           plugins: [
+            subscriptionsOverWebSocketOnly() as never,
             complexityLimit(config.GRAPHQL_MAX_COMPLEXITY) as never,
             ApolloServerPluginCacheControlDisabled() as never,
           ],

@@ -1,4 +1,5 @@
 import { createClient } from 'graphql-ws';
+import { SUBSCRIPTION_OVER_HTTP_MESSAGE } from '../../src/kernel/graphql/subscriptions-over-websocket';
 import WebSocket from 'ws';
 import { startTestApp, testModes, type TestApp } from '../support/test-app';
 import { putNode, putPod, taint } from './support';
@@ -175,5 +176,23 @@ describe.each(testModes())('event streams (%s)', (mode) => {
       subjectName: 's1',
     });
     expect(JSON.parse(received[0].data.events.data)).toMatchObject({ unschedulable: true });
+  });
+
+  it('a subscription sent over HTTP is a 400 that points to graphql-ws, not a 500 (found by the fuzzer)', async () => {
+    for (const query of [
+      'subscription { events { id } }',
+      'subscription S($t: [String!]) { events(types: $t) { id } }',
+    ])
+      for (const variables of [undefined, { t: ['NodeCordoned'] }]) {
+        const r = await app.graphql(query, variables);
+        expect(r.status).toBe(400);
+        expect(r.body).toEqual({
+          errors: [{ message: SUBSCRIPTION_OVER_HTTP_MESSAGE, extensions: { code: 'BAD_REQUEST' } }],
+        });
+      }
+    // a document holding a query and a subscription: only the operation asked for is judged
+    const both = 'query Q { serviceInfo { open } } subscription S { events { id } }';
+    expect((await app.request('POST', '/graphql', { query: both, operationName: 'Q' })).status).toBe(200);
+    expect((await app.request('POST', '/graphql', { query: both, operationName: 'S' })).status).toBe(400);
   });
 });
