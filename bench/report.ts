@@ -27,7 +27,7 @@ export interface ModeResult {
   feasibleRestDistinct?: Figure & Partial<LoadResult>;
   feasibleGraphql?: Figure & Partial<LoadResult>;
   /** Fixed arrival rate, distinct pods, latency from the scheduled send (lib/open-loop.ts); the service's GC pauses. */
-  openLoop?: Figure & Partial<OpenLoopResult>;
+  openLoop?: Figure & Partial<OpenLoopResult> & { warmSec?: number };
   /** Live heap after a forced full collection: right after start-up, and after the read load. */
   heapIdle?: Figure;
   heap?: Figure;
@@ -582,7 +582,7 @@ export function renderReport(r: Results, rerun: string): string {
       `- open loop, feasible-nodes, the ${m.openLoop?.cases ?? '?'} inline pods round-robin, every request distinct, latency from each request's scheduled send time: ${figureLine(
         m.openLoop,
         (f) =>
-          `${fmt(f.ratePerSec)} req/s asked for ${f.durationSec} s, **${fmt(f.achievedRate)} req/s** achieved (${f.ok} ok, ${f.non2xx} non-2xx, ${f.errors} errors; up to ${f.peakInFlight} in flight on keep-alive connections) · p50 ${fmt(f.latencyMs.p50)} ms · p90 ${fmt(f.latencyMs.p90)} ms · **p99 ${fmt(f.latencyMs.p99)} ms** · p99.9 ${fmt(f.latencyMs.p999)} ms · **max ${fmt(f.latencyMs.max)} ms** · loader send lag p99 ${fmt(f.sendLagMs?.p99)} ms, max ${fmt(f.sendLagMs?.max)} ms${f.loaderGc ? ` · the loader's own GC pauses (the bench process): longest ${fmt(f.loaderGc.longestMs)} ms, ${f.loaderGc.majorCount} major` : ''}${f.serverCpuMsPerRequest !== undefined ? ` · service CPU ${fmt(f.serverCpuMsPerRequest, 2)} ms/request` : ''} · ${
+          `${fmt(f.ratePerSec)} req/s asked for ${f.durationSec} s${f.warmSec ? ` (after ${f.warmSec} s of the same loop, not counted)` : ''}, **${fmt(f.achievedRate)} req/s** achieved (${f.ok} ok, ${f.non2xx} non-2xx, ${f.errors} errors; up to ${f.peakInFlight} in flight on keep-alive connections) · p50 ${fmt(f.latencyMs.p50)} ms · p90 ${fmt(f.latencyMs.p90)} ms · **p99 ${fmt(f.latencyMs.p99)} ms** · p99.9 ${fmt(f.latencyMs.p999)} ms · **max ${fmt(f.latencyMs.max)} ms** · loader send lag p99 ${fmt(f.sendLagMs?.p99)} ms, max ${fmt(f.sendLagMs?.max)} ms${f.loaderGc ? ` · the loader's own GC pauses (a process of its own, holding only its requests): longest ${fmt(f.loaderGc.longestMs)} ms, ${f.loaderGc.majorCount} major` : ''}${f.serverCpuMsPerRequest !== undefined ? ` · service CPU ${fmt(f.serverCpuMsPerRequest, 2)} ms/request` : ''} · ${
             f.gc
               ? `service GC in the window: ${f.gc.count} pauses, ${fmt(f.gc.totalMs)} ms in all, **longest ${fmt(f.gc.longestMs)} ms** (${f.gc.longestKind}), **${f.gc.over20ms} over 20 ms** (${Object.entries(
                   f.gc.byKind as Record<string, any>,

@@ -14,7 +14,7 @@ import { chunkList, generateInventory, type GeneratedInventory } from './generat
 import { http, listAll } from './lib/http';
 import { measureKubeLists, type KubeListFigures } from './lib/kube-lists';
 import { runLoad, type LoadRequest } from './lib/load';
-import { runOpenLoop } from './lib/open-loop';
+import { runOpenLoopInChild } from './lib/open-loop-process';
 import { load, machineInfo, versions } from './lib/machine';
 import { compileService, REPO_ROOT, Service, settle, sleep } from './lib/service';
 import { watchEvictions } from './lib/eviction-stream';
@@ -48,6 +48,8 @@ interface Settings {
   /** The open-loop run: requests per second and seconds. */
   openRate: number;
   openDurationSec: number;
+  /** Seconds the open loop runs before its measured window (the loader's own process warms up). */
+  openWarmSec: number;
   /** Issue 14: watch events/s streamed to a mirror, and for how long. */
   mirrorRate: number;
   mirrorSeconds: number;
@@ -98,6 +100,7 @@ function parseArgs(argv: string[]): Settings {
     ceilingSec: quick ? 2 : 10,
     openRate: num('rate', quick ? 200 : 1000),
     openDurationSec: num('open-duration', quick ? 5 : 60),
+    openWarmSec: num('open-warm', quick ? 2 : 10),
     mirrorRate: num('mirror-rate', quick ? 200 : 1000),
     mirrorSeconds: num('mirror-seconds', quick ? 3 : 30),
     postgresUrl: get('postgres') ?? pgBase,
@@ -705,20 +708,27 @@ async function measureFeasibleGraphql(service: Service, s: Settings, cases: PodC
 async function measureOpenLoop(service: Service, s: Settings, cases: PodCase[]): Promise<Figure> {
   try {
     const inline = cases.filter((c) => c.body.pod);
-    const body = (n: number) => distinctPodBody(inline[n % inline.length].body, `open-${n}`);
-    const cpuBefore = service.cpuSeconds();
-    const r = await runOpenLoop({
-      url: service.url,
-      path: '/v1/decisions/feasible-nodes',
-      body,
-      ratePerSec: s.openRate,
-      durationSec: s.openDurationSec,
-    });
+    // The loader runs in a process of its own that holds only its requests: this process keeps the
+    // generated inventory, and its collections stopped the loader (lib/open-loop-process.ts says more).
+    let cpuBefore = service.cpuSeconds();
+    const r = await runOpenLoopInChild(
+      {
+        url: service.url,
+        path: '/v1/decisions/feasible-nodes',
+        bodies: inline.map((c) => c.body),
+        tag: 'open',
+        ratePerSec: s.openRate,
+        durationSec: s.openDurationSec,
+        warmSec: s.openWarmSec,
+      },
+      () => (cpuBefore = service.cpuSeconds()),
+    );
     const cpuMs = (service.cpuSeconds() - cpuBefore) * 1000;
     const figure: Figure = {
       status: 'ok',
       ...r,
       cases: inline.length,
+      warmSec: s.openWarmSec,
       serverCpuMsPerRequest: r.ok ? cpuMs / r.ok : undefined,
     };
     const pauses = await http(service.url, 'GET', `/ops/gc-pauses?since=${r.windowStart}`);

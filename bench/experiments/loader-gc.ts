@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { runOpenLoop, type OpenLoopResult } from '../lib/open-loop';
-import { runOpenLoopInChild } from './open-loop-process';
+import { runOpenLoopInChild } from '../lib/open-loop-process';
 import { chunkList, generateInventory } from '../generate-inventory';
 import { distinctPodBody, podMix } from '../scenarios';
 

@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runOpenLoop } from '../lib/open-loop';
-import { runOpenLoopInChild } from './open-loop-process';
+import { runOpenLoopInChild } from '../lib/open-loop-process';
 import { http } from '../lib/http';
 import { REPO_ROOT, Service, compileService } from '../lib/service';
 import { chunkList, generateInventory } from '../generate-inventory';

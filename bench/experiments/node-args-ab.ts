@@ -1,0 +1,121 @@
+/**
+ * The same compiled service under different node flags, alternated round after round on a kept embedded
+ * inventory (open-loop-stalls.ts --data imports one), so whatever the machine does weighs on each alike.
+ * Per variant and round: the open loop (distinct feasible-nodes questions at --rate for --duration s,
+ * latency from the scheduled send), the closed loop (every request distinct, c=16, as the bench's
+ * distinct-pod line), the service's CPU per request in each, and a forced full collection (POST /ops/heap).
+ *   node -r @swc-node/register bench/experiments/node-args-ab.ts --data /tmp/tw-inv-5000 \
+ *     --variants "default=;pool1=--v8-pool-size=1" [--rounds 3] [--rate 1000] [--duration 30] [--warm 10] \
+ *     [--closed-first] [--hold-inventory] [--loader-child]
+ * A variant is `name=flags` (flags space-separated, may be empty); variants are separated by `;`.
+ */
+import { chunkList, generateInventory } from '../generate-inventory';
+import { http } from '../lib/http';
+import { runLoad, type LoadRequest } from '../lib/load';
+import { load as loadAverage } from '../lib/machine';
+import { runOpenLoop } from '../lib/open-loop';
+import { REPO_ROOT, Service } from '../lib/service';
+import { distinctPodBody, podMix } from '../scenarios';
+import { runOpenLoopInChild } from '../lib/open-loop-process';
+
+const argv = process.argv.slice(2);
+const arg = (name: string): string | undefined => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const num = (name: string, fallback: number) => Number(arg(name) ?? fallback);
+const log = (msg: string) => process.stdout.write(`[node-args ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+
+async function main() {
+  const data = arg('data');
+  if (!data) throw new Error('--data <an imported embedded data directory> is required');
+  const variants = (arg('variants') ?? 'default=;pool1=--v8-pool-size=1').split(';').map((v) => {
+    const [name, flags = ''] = v.split(/=(.*)/s);
+    return { name, flags: flags.split(' ').filter(Boolean) };
+  });
+  const rounds = num('rounds', 3);
+  const rate = num('rate', 1000);
+  const duration = num('duration', 30);
+  const warm = num('warm', 10);
+  const closedFirst = argv.includes('--closed-first');
+  // --loader-child: the open loop in a process of its own that holds nothing else (open-loop-process.ts)
+  const inChild = argv.includes('--loader-child');
+  const inv = generateInventory({ nodes: num('nodes', 5000), pods: num('pods', 150000), seed: 42 });
+  const inline = podMix(inv).filter((c) => c.body.pod);
+  // --hold-inventory: this process (the loader) keeps the generated inventory and its import chunks alive,
+  // as bench/run.ts does through its whole run; without it the loader holds only its requests.
+  const held = argv.includes('--hold-inventory')
+    ? { inv, chunks: chunkList(inv.items, 10_000).map((c) => JSON.stringify(c)) }
+    : undefined;
+  const path = '/v1/decisions/feasible-nodes';
+
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? variants : [...variants].reverse();
+    for (const variant of order) {
+      const { service } = await Service.start({
+        entry: `${REPO_ROOT}/dist/main.js`,
+        env: { DATA_DIR: data, BENCH_OPS_ROUTES: 'true' },
+        nodeArgs: ['--expose-gc', ...variant.flags],
+      });
+      try {
+        let n = 0;
+        const body = () => distinctPodBody(inline[n % inline.length].body, `ab-${round}-${variant.name}-${n++}`);
+        const requests: LoadRequest[] = inline.map((c) => ({
+          method: 'POST',
+          path,
+          distinctBody: (k) => distinctPodBody(c.body, `closed-${round}-${variant.name}-${k}`),
+        }));
+        const closedLoop = () =>
+          runLoad({
+            url: service.url,
+            requests,
+            connections: 16,
+            durationSec: Math.min(duration, 20),
+            warmupSec: 3,
+            serverCpu: () => service.cpuSeconds(),
+          });
+        // --closed-first: the open loop after the closed loop, as in the bench (which runs it after its read loads)
+        const closedBefore = closedFirst ? await closedLoop() : undefined;
+        // CPU per request over the measured window (from the moment the warm-up ends)
+        let cpu0 = 0;
+        const open = inChild
+          ? await runOpenLoopInChild(
+              {
+                url: service.url,
+                path,
+                bodies: inline.map((c) => c.body),
+                tag: `ab-${round}-${variant.name}`,
+                ratePerSec: rate,
+                durationSec: duration,
+                warmSec: warm,
+              },
+              () => (cpu0 = service.cpuSeconds()),
+            )
+          : await runOpenLoop({ url: service.url, path, body, ratePerSec: rate, durationSec: warm }).then(() => {
+              cpu0 = service.cpuSeconds();
+              return runOpenLoop({ url: service.url, path, body, ratePerSec: rate, durationSec: duration });
+            });
+        const openCpu = ((service.cpuSeconds() - cpu0) * 1000) / open.ok;
+        const closed = closedBefore ?? (await closedLoop());
+        const heap = await http(service.url, 'POST', '/ops/heap');
+        const l = open.latencyMs;
+        log(
+          `round ${round} ${variant.name.padEnd(10)} open ${rate}/s: p50 ${l.p50.toFixed(1)} p99 ${l.p99.toFixed(1)} ` +
+            `max ${l.max.toFixed(1)} ms, ${openCpu.toFixed(3)} ms CPU/req, send lag max ${open.sendLagMs.max.toFixed(1)}; ` +
+            `closed c=16: ${Math.round(closed.rps)} req/s, ${closed.serverCpuMsPerRequest?.toFixed(3)} ms CPU/req; ` +
+            `forced GC ${heap.body.gcMs?.toFixed(1)} ms; load ${loadAverage()
+              .map((x) => x.toFixed(2))
+              .join(' ')}`,
+        );
+      } finally {
+        await service.stop();
+      }
+    }
+  }
+  if (held) log(`(the loader's process held ${held.inv.items.length} objects and ${held.chunks.length} import chunks)`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
