@@ -588,7 +588,13 @@ export function renderReport(r: Results, rerun: string): string {
                   f.gc.byKind as Record<string, any>,
                 )
                   .map(([k, v]) => `${k} ${v.count}, max ${fmt(v.maxMs)} ms`)
-                  .join('; ')})`
+                  .join('; ')})${
+                  f.gc.majorReasons && Object.keys(f.gc.majorReasons).length
+                    ? `; major collections by V8's reason: ${Object.entries(f.gc.majorReasons as Record<string, number>)
+                        .map(([k, v]) => `${k} ${v}`)
+                        .join(', ')}`
+                    : ''
+                }`
               : f.gcNote
           }`,
       )}`,

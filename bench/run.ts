@@ -733,9 +733,14 @@ async function measureOpenLoop(service: Service, s: Settings, cases: PodCase[]):
     };
     const pauses = await http(service.url, 'GET', `/ops/gc-pauses?since=${r.windowStart}`);
     if (pauses.status === 200) {
-      const inside: Array<{ at: number; ms: number; kind: string }> = pauses.body.pauses.filter(
+      const inside: Array<{ at: number; ms: number; kind: string; reasons?: string[] }> = pauses.body.pauses.filter(
         (p: { at: number }) => p.at <= r.windowEnd,
       );
+      // why V8 ran each major collection ('ordinary': its heap limit, no flag), e.g. external memory pressure
+      const majorReasons: Record<string, number> = {};
+      for (const p of inside)
+        if (p.kind === 'major')
+          for (const reason of p.reasons ?? ['ordinary']) majorReasons[reason] = (majorReasons[reason] ?? 0) + 1;
       const longest = inside.reduce((m, p) => (p.ms > m.ms ? p : m), { at: 0, ms: 0, kind: '—' });
       const byKind: Record<string, { count: number; totalMs: number; maxMs: number }> = {};
       for (const p of inside) {
@@ -751,6 +756,7 @@ async function measureOpenLoop(service: Service, s: Settings, cases: PodCase[]):
         over20ms: inside.filter((p) => p.ms > 20).length,
         totalMs: inside.reduce((t, p) => t + p.ms, 0),
         byKind,
+        majorReasons,
       };
     } else figure.gcNote = `GET /ops/gc-pauses answered ${pauses.status} (a service without the bench routes)`;
     if (r.errors || r.non2xx)

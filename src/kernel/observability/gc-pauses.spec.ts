@@ -1,7 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Registry } from 'prom-client';
-import { GcPauses } from './gc-pauses';
+import { constants } from 'node:perf_hooks';
+import { GcPauses, gcReasons } from './gc-pauses';
 
 // A real full collection on demand: V8's gc() exposed at run time (Jest does not pass --expose-gc).
 setFlagsFromString('--expose-gc');
@@ -24,6 +25,7 @@ describe('GcPauses', () => {
       expect(major).toBeDefined();
       expect(major!.ms).toBeGreaterThan(0);
       expect(major!.at).toBeGreaterThanOrEqual(before);
+      expect(major!.reasons).toContain('forced');
       const text = await registry.metrics();
       expect(text).toMatch(/taintwise_gc_pause_seconds_count\{kind="major"\} [1-9]/);
       expect(text).toMatch(/taintwise_gc_pause_seconds_bucket\{le="0.02",kind="major"\}/);
@@ -33,5 +35,22 @@ describe('GcPauses', () => {
     } finally {
       pauses.close();
     }
+  });
+
+  it.each([
+    [undefined, undefined],
+    [constants.NODE_PERFORMANCE_GC_FLAGS_NO, undefined],
+    [constants.NODE_PERFORMANCE_GC_FLAGS_FORCED, ['forced']],
+    [constants.NODE_PERFORMANCE_GC_FLAGS_ALL_EXTERNAL_MEMORY, ['external-memory']],
+    [constants.NODE_PERFORMANCE_GC_FLAGS_SCHEDULE_IDLE, ['idle']],
+    [
+      constants.NODE_PERFORMANCE_GC_FLAGS_FORCED | constants.NODE_PERFORMANCE_GC_FLAGS_ALL_AVAILABLE_GARBAGE,
+      ['forced', 'all-available-garbage'],
+    ],
+    [constants.NODE_PERFORMANCE_GC_FLAGS_CONSTRUCT_RETAINED, ['construct-retained']],
+    [constants.NODE_PERFORMANCE_GC_FLAGS_SYNCHRONOUS_PHANTOM_PROCESSING, ['synchronous-phantom']],
+    [1 << 12, undefined], // a bit Node does not name
+  ])('flags %p name the reasons %p', (flags, reasons) => {
+    expect(gcReasons(flags)).toEqual(reasons);
   });
 });

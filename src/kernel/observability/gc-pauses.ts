@@ -7,7 +7,16 @@ export interface GcPause {
   at: number;
   ms: number;
   kind: GcKind;
+  /**
+   * Why V8 collected, when it says (perf_hooks' flags): `forced` (gc(), a heap snapshot), `external-memory`
+   * (Buffers and other memory outside the heap grew past V8's limit), `idle`, `all-available-garbage`,
+   * `synchronous-phantom`, `construct-retained`. Absent for an ordinary collection.
+   */
+  reasons?: GcReason[];
 }
+
+export type GcReason =
+  'construct-retained' | 'forced' | 'synchronous-phantom' | 'all-available-garbage' | 'external-memory' | 'idle';
 
 export type GcKind = 'minor' | 'major' | 'incremental' | 'weakcb' | 'other';
 
@@ -17,6 +26,22 @@ const KINDS: Record<number, GcKind> = {
   [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
   [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
 };
+
+const REASONS: Array<[number, GcReason]> = [
+  [constants.NODE_PERFORMANCE_GC_FLAGS_CONSTRUCT_RETAINED, 'construct-retained'],
+  [constants.NODE_PERFORMANCE_GC_FLAGS_FORCED, 'forced'],
+  [constants.NODE_PERFORMANCE_GC_FLAGS_SYNCHRONOUS_PHANTOM_PROCESSING, 'synchronous-phantom'],
+  [constants.NODE_PERFORMANCE_GC_FLAGS_ALL_AVAILABLE_GARBAGE, 'all-available-garbage'],
+  [constants.NODE_PERFORMANCE_GC_FLAGS_ALL_EXTERNAL_MEMORY, 'external-memory'],
+  [constants.NODE_PERFORMANCE_GC_FLAGS_SCHEDULE_IDLE, 'idle'],
+];
+
+/** The reasons a GC entry's flags name, or undefined when it names none. */
+export function gcReasons(flags: number | undefined): GcReason[] | undefined {
+  if (!flags) return undefined;
+  const named = REASONS.filter(([bit]) => (flags & bit) !== 0).map(([, reason]) => reason);
+  return named.length ? named : undefined;
+}
 
 /** Pauses kept for `recent()`: enough for a minute of a busy service (minor collections run ~10/s). */
 const KEPT = 20_000;
@@ -66,12 +91,14 @@ export class GcPauses {
   }
 
   private record(entry: PerformanceEntry): void {
-    const detail = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail;
+    const detail = (entry as PerformanceEntry & { detail?: { kind?: number; flags?: number } }).detail;
     const pause: GcPause = {
       at: performance.timeOrigin + entry.startTime,
       ms: entry.duration,
       kind: KINDS[detail?.kind ?? -1] ?? 'other',
     };
+    const reasons = gcReasons(detail?.flags);
+    if (reasons) pause.reasons = reasons;
     this.histogram.observe({ kind: pause.kind }, pause.ms / 1000);
     if (pause.ms / 1000 > this.longestSeconds) {
       this.longestSeconds = pause.ms / 1000;
