@@ -13,6 +13,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { http } from '../lib/http';
 import { freePort, REPO_ROOT, SERVICE_NODE_ARGS, sleep } from '../lib/service';
+import { percentile } from '../lib/stats';
 
 const argText = (name: string): string | undefined => {
   const i = process.argv.indexOf(`--${name}`);
@@ -37,10 +38,11 @@ const PACKAGES = [
   'prom-client',
 ];
 
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
+const median = (values: number[]): number =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
 
 async function measureService(dataDir: string): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
