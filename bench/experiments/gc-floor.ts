@@ -9,10 +9,10 @@
  *   node -r @swc-node/register bench/experiments/gc-floor.ts --data /tmp/tw-empty,/tmp/tw-inv-5000 \
  *     [--rounds 7] [--node-args "--single-threaded-gc"] [--packages]
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { http } from '../lib/http';
-import { freePort, REPO_ROOT, SERVICE_NODE_ARGS, sleep } from '../lib/service';
+import { REPO_ROOT, Service, sleep } from '../lib/service';
 import { percentile } from '../lib/stats';
 
 const argText = (name: string): string | undefined => {
@@ -46,46 +46,23 @@ const median = (values: number[]): number =>
 
 async function measureService(dataDir: string): Promise<void> {
   mkdirSync(dataDir, { recursive: true });
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [...SERVICE_NODE_ARGS, '--expose-gc', '--trace-gc-nvp', ...extraArgs, 'dist/main.js'],
-    {
-      cwd: REPO_ROOT,
-      env: {
-        PATH: process.env.PATH,
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        BENCH_OPS_ROUTES: 'true',
-        LOG_LEVEL: 'warn',
-        RATE_LIMIT_PER_MINUTE: '0',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  let out = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  const url = `http://127.0.0.1:${port}`;
+  // Service keeps stdout's lines that are not JSON (here --trace-gc-nvp's) among its logs as { msg: line }.
+  const { service } = await Service.start({
+    entry: `${REPO_ROOT}/dist/main.js`,
+    env: { DATA_DIR: dataDir, BENCH_OPS_ROUTES: 'true' },
+    nodeArgs: ['--expose-gc', '--trace-gc-nvp', ...extraArgs],
+  });
   try {
-    for (let ready = false; !ready;) {
-      if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
-      ready = await http(url, 'GET', '/readyz').then(
-        (r) => r.status === 200,
-        () => false,
-      );
-      if (!ready) await sleep(250);
-    }
     await sleep(2000);
     const rows: Array<Record<string, number>> = [];
     for (let i = 0; i < rounds; i++) {
-      const from = out.length;
-      const answer = await http(url, 'POST', '/ops/heap');
+      const from = service.logs.length;
+      const answer = await http(service.url, 'POST', '/ops/heap');
       if (answer.status !== 200 || !answer.body.collected) throw new Error(`POST /ops/heap: ${answer.status}`);
       await sleep(300); // V8 writes the collection's line to stdout as it ends; let the pipe deliver it
-      const line = out
+      const line = service.logs
         .slice(from)
-        .split('\n')
+        .map((l) => String(l.msg))
         .find((l) => l.includes('gc=mc'));
       if (!line) throw new Error('no mark-compact line from --trace-gc-nvp for the forced collection');
       const nvp = Object.fromEntries(
@@ -109,8 +86,7 @@ async function measureService(dataDir: string): Promise<void> {
         `; gcMs each: ${rows.map((r) => r.gcMs.toFixed(1)).join(' ')}`,
     );
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
+    await service.stop();
   }
 }
 
