@@ -75,7 +75,7 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      roots: ['<rootDir>/src', '<rootDir>/test/architecture'],
+      roots: ['<rootDir>/src', '<rootDir>/test/architecture', '<rootDir>/bench'],
       testMatch: ['**/*.spec.ts'],
     },
     {

@@ -3,6 +3,7 @@ import type { KubeListFigures } from './lib/kube-lists';
 import type { CeilingResult } from './ceiling';
 import type { LoadResult } from './lib/load';
 import type { OpenLoopResult } from './lib/open-loop';
+import type { ForeignCpuSummary, ForeignProcessCpu } from './lib/foreign-cpu';
 import type { Summary } from './lib/stats';
 
 export type Status = 'ok' | 'not available' | 'error' | 'skipped';
@@ -27,7 +28,11 @@ export interface ModeResult {
   feasibleRestDistinct?: Figure & Partial<LoadResult>;
   feasibleGraphql?: Figure & Partial<LoadResult>;
   /** Fixed arrival rate, distinct pods, latency from the scheduled send (lib/open-loop.ts); the service's GC pauses. */
-  openLoop?: Figure & Partial<OpenLoopResult> & { warmSec?: number };
+  openLoop?: Figure &
+    Partial<OpenLoopResult> & {
+      warmSec?: number;
+      foreignCpu?: ForeignCpuSummary & { aroundMax: { ms: number; top: ForeignProcessCpu[] } };
+    };
   /** Live heap after a forced full collection: right after start-up, and after the read load. */
   heapIdle?: Figure;
   heap?: Figure;
@@ -108,8 +113,15 @@ const gcWhy = (m: ModeResult): string | undefined => {
   if (m.openLoop?.serverCpuMsPerRequest !== undefined)
     parts.push(`service CPU ${fmt(m.openLoop.serverCpuMsPerRequest, 2)} ms/request`);
   if (m.loadAverage.openLoop) parts.push(`load average ${m.loadAverage.openLoop[0]}`);
+  const others = m.openLoop?.foreignCpu;
+  if (others)
+    parts.push(
+      `other processes: ${fmt(others.totalMs)} ms of CPU in the window, ${fmt(others.aroundMax.ms)} ms from 300 ms before the slowest request to its answer (${namesOf(others.aroundMax.top)})`,
+    );
   return parts.join('; ') || undefined;
 };
+
+const namesOf = (top: ForeignProcessCpu[]): string => top.map((p) => `${p.name} ${fmt(p.ms)} ms`).join(', ') || 'none';
 
 const TARGETS: TargetDef[] = [
   {
@@ -596,6 +608,10 @@ export function renderReport(r: Results, rerun: string): string {
                     : ''
                 }`
               : f.gcNote
+          }${
+            f.foreignCpu
+              ? ` · the machine's other processes (read from /proc every ${f.foreignCpu.intervalMs} ms): ${fmt(f.foreignCpu.totalMs)} ms of CPU over the window (${namesOf(f.foreignCpu.top)}); busiest second ${fmt(f.foreignCpu.busiestSecond?.ms)} ms (${namesOf(f.foreignCpu.busiestSecond?.top ?? [])}); **from 300 ms before the slowest request to its answer ${fmt(f.foreignCpu.aroundMax.ms)} ms** (${namesOf(f.foreignCpu.aroundMax.top)})`
+              : ''
           }`,
       )}`,
     );

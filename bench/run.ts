@@ -15,6 +15,7 @@ import { http, listAll } from './lib/http';
 import { measureKubeLists, type KubeListFigures } from './lib/kube-lists';
 import { runLoad, type LoadRequest } from './lib/load';
 import { runOpenLoopInChild } from './lib/open-loop-process';
+import { ForeignCpuSampler } from './lib/foreign-cpu';
 import { load, machineInfo, versions } from './lib/machine';
 import { compileService, REPO_ROOT, Service, settle, sleep } from './lib/service';
 import { watchEvictions } from './lib/eviction-stream';
@@ -711,6 +712,8 @@ async function measureOpenLoop(service: Service, s: Settings, cases: PodCase[]):
     // The loader runs in a process of its own that holds only its requests: this process keeps the
     // generated inventory, and its collections stopped the loader (lib/open-loop-process.ts says more).
     let cpuBefore = service.cpuSeconds();
+    // what the rest of the machine takes meanwhile, from the end of the warm-up (lib/foreign-cpu.ts)
+    let others: ForeignCpuSampler | undefined;
     const r = await runOpenLoopInChild(
       {
         url: service.url,
@@ -721,12 +724,21 @@ async function measureOpenLoop(service: Service, s: Settings, cases: PodCase[]):
         durationSec: s.openDurationSec,
         warmSec: s.openWarmSec,
       },
-      () => (cpuBefore = service.cpuSeconds()),
+      () => {
+        cpuBefore = service.cpuSeconds();
+        others = new ForeignCpuSampler();
+      },
     );
     const cpuMs = (service.cpuSeconds() - cpuBefore) * 1000;
+    const foreign = others?.stop();
     const figure: Figure = {
       status: 'ok',
       ...r,
+      // the other processes' CPU over the window, and from 300 ms before the slowest request left to its answer
+      foreignCpu: foreign && {
+        ...foreign,
+        aroundMax: others!.during(r.maxAt - 300, r.maxAt + r.latencyMs.max),
+      },
       cases: inline.length,
       warmSec: s.openWarmSec,
       serverCpuMsPerRequest: r.ok ? cpuMs / r.ok : undefined,

@@ -17,6 +17,7 @@ import { runOpenLoop } from '../lib/open-loop';
 import { REPO_ROOT, Service } from '../lib/service';
 import { distinctPodBody, podMix } from '../scenarios';
 import { runOpenLoopInChild } from '../lib/open-loop-process';
+import { ForeignCpuSampler, type ForeignProcessCpu } from '../lib/foreign-cpu';
 
 const argv = process.argv.slice(2);
 const arg = (name: string): string | undefined => {
@@ -76,8 +77,14 @@ async function main() {
           });
         // --closed-first: the open loop after the closed loop, as in the bench (which runs it after its read loads)
         const closedBefore = closedFirst ? await closedLoop() : undefined;
-        // CPU per request over the measured window (from the moment the warm-up ends)
+        // CPU per request over the measured window (from the moment the warm-up ends), and the machine's
+        // other processes' CPU over the same window (lib/foreign-cpu.ts)
         let cpu0 = 0;
+        let others: ForeignCpuSampler | undefined;
+        const windowStarts = () => {
+          cpu0 = service.cpuSeconds();
+          others = new ForeignCpuSampler();
+        };
         const open = inChild
           ? await runOpenLoopInChild(
               {
@@ -89,13 +96,16 @@ async function main() {
                 durationSec: duration,
                 warmSec: warm,
               },
-              () => (cpu0 = service.cpuSeconds()),
+              windowStarts,
             )
           : await runOpenLoop({ url: service.url, path, body, ratePerSec: rate, durationSec: warm }).then(() => {
-              cpu0 = service.cpuSeconds();
+              windowStarts();
               return runOpenLoop({ url: service.url, path, body, ratePerSec: rate, durationSec: duration });
             });
         const openCpu = ((service.cpuSeconds() - cpu0) * 1000) / open.ok;
+        const foreign = others!.stop();
+        const aroundMax = others!.during(open.maxAt - 300, open.maxAt + open.latencyMs.max);
+        const names = (top: ForeignProcessCpu[]) => top.map((p) => `${p.name} ${p.ms}`).join(', ');
         const closed = closedBefore ?? (await closedLoop());
         const heap = await http(service.url, 'POST', '/ops/heap');
         const l = open.latencyMs;
@@ -103,7 +113,9 @@ async function main() {
           `round ${round} ${variant.name.padEnd(10)} open ${rate}/s: p50 ${l.p50.toFixed(1)} p99 ${l.p99.toFixed(1)} ` +
             `max ${l.max.toFixed(1)} ms, ${openCpu.toFixed(3)} ms CPU/req, send lag max ${open.sendLagMs.max.toFixed(1)}; ` +
             `closed c=16: ${Math.round(closed.rps)} req/s, ${closed.serverCpuMsPerRequest?.toFixed(3)} ms CPU/req; ` +
-            `forced GC ${heap.body.gcMs?.toFixed(1)} ms; load ${loadAverage()
+            `forced GC ${heap.body.gcMs?.toFixed(1)} ms; max at ${new Date(open.maxAt).toISOString().slice(11, 23)}, ` +
+            `other processes ${foreign.totalMs} ms in the window (${names(foreign.top)}), ` +
+            `${aroundMax.ms} ms around the max (${names(aroundMax.top)}); load ${loadAverage()
               .map((x) => x.toFixed(2))
               .join(' ')}`,
         );

@@ -37,6 +37,8 @@ export interface OpenLoopResult {
   /** How late the loader itself sent (actual − scheduled): if large, the loader fell behind, not the service. */
   sendLagMs: Summary;
   peakInFlight: number;
+  /** When the slowest answered request was scheduled to leave (ms since the epoch). */
+  maxAt: number;
   /** Wall-clock window of the run (ms since the epoch), to match the service's GC pauses against. */
   windowStart: number;
   windowEnd: number;
@@ -59,6 +61,8 @@ export async function runOpenLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
   let errors = 0;
   let inFlight = 0;
   let peakInFlight = 0;
+  let maxLatency = -1;
+  let maxScheduledAt = 0;
   let done = 0;
   let sent = 0;
   const timeoutMs = o.timeoutMs ?? 10_000;
@@ -121,6 +125,10 @@ export async function runOpenLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
           if (code >= 200 && code < 300) {
             ok++;
             latencies.push(now - scheduledAt);
+            if (now - scheduledAt > maxLatency) {
+              maxLatency = now - scheduledAt;
+              maxScheduledAt = scheduledAt;
+            }
           }
         });
       },
@@ -168,6 +176,7 @@ export async function runOpenLoop(o: OpenLoopOptions): Promise<OpenLoopResult> {
     latencyMs: { ...summarize(latencies), p999 },
     sendLagMs: summarize(sendLag),
     peakInFlight,
+    maxAt: Math.round(windowStart + (maxScheduledAt - t0)),
     windowStart,
     windowEnd: Date.now(),
     loaderGc,

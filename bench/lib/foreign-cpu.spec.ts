@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process';
+import { ForeignCpuSampler, processLabel } from './foreign-cpu';
+
+describe('processLabel: one name per program and role, whatever the run', () => {
+  it.each([
+    [
+      "RabbitMQ's epmd-starter VM, numeric suffix dropped",
+      'beam.smp',
+      ['/usr/lib/erlang/erts-13.1.5/bin/beam.smp', '--', '-sname', 'epmd-starter-502272066', '-noshell'],
+      'beam.smp (-sname epmd-starter)',
+    ],
+    [
+      'a PostgreSQL backend, client address dropped',
+      'postgres',
+      ['postgres: 15/main: postgres tw_bench 127.0.0.1(53312) idle'],
+      'postgres: 15/main: postgres tw_bench idle',
+    ],
+    [
+      'a PostgreSQL auxiliary process, padding trimmed',
+      'postgres',
+      ['postgres: 15/main: walwriter '],
+      'postgres: 15/main: walwriter',
+    ],
+    [
+      "the postmaster's own command line",
+      'postgres',
+      ['/usr/lib/postgresql/15/bin/postgres', '-D', '/var/lib/x'],
+      'postgres',
+    ],
+    ['anything else: its comm', 'redis-server', ['/usr/bin/redis-server 127.0.0.1:6379'], 'redis-server'],
+    ['a title that is not the program', 'node', ['node: not a title'], 'node: not a title'],
+  ])('%s', (_why, comm, argv, label) => {
+    expect(processLabel(comm, argv)).toBe(label);
+  });
+});
+
+describe('ForeignCpuSampler', () => {
+  it("counts a grandchild's CPU under its name, inside the window it ran in", async () => {
+    const sampler = new ForeignCpuSampler(50);
+    const before = Date.now();
+    // perl under sh: a grandchild of this process (its children are the measurement and are left out),
+    // busy until it has used 400 ms of CPU whatever the machine's load
+    await new Promise<void>((resolve, reject) => {
+      const sh = spawn('sh', ['-c', `perl -e 'while (1) { my @t = times; last if $t[0] + $t[1] >= 0.4 }' & wait`]);
+      sh.on('error', reject);
+      sh.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`sh exited ${code}`))));
+    });
+    const after = Date.now();
+    const summary = sampler.stop();
+    const perl = (top: Array<{ name: string; ms: number }>) => top.find((p) => p.name === 'perl')?.ms ?? 0;
+    // its last interval before it exited is lost (at most 50 ms), and /proc counts in 10 ms ticks
+    expect(perl(summary.top)).toBeGreaterThanOrEqual(300);
+    expect(perl(summary.top)).toBeLessThanOrEqual(450);
+    expect(perl(sampler.during(before, after).top)).toBe(perl(summary.top));
+    expect(perl(summary.busiestSecond!.top)).toBe(perl(summary.top));
+    expect(summary.totalMs).toBeGreaterThanOrEqual(perl(summary.top));
+  });
+});

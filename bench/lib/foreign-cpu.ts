@@ -1,0 +1,164 @@
+/**
+ * The CPU other processes of the machine take during a measured window: every process's user + system
+ * time read from /proc every `intervalMs`, the processes of the measurement itself left out. On a
+ * 2-core machine a process that takes a core for a few hundred ms leaves the service and its loader
+ * one core between them, and the open loop's requests queue: this names that process, and how much it
+ * took around the slowest answer (bench/ANALYSIS.md, session of 2026-11-26 12:37: RabbitMQ's periodic
+ * `epmd-starter` Erlang VM, ~260 ms of a core in 0.3 s).
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+
+export interface ForeignProcessCpu {
+  /** comm and the start of the command line, e.g. `beam.smp (… -sname epmd-starter-…)`. */
+  name: string;
+  ms: number;
+}
+
+export interface ForeignCpuSummary {
+  intervalMs: number;
+  windowMs: number;
+  /** CPU of every other process over the window, ms (2 cores give 2,000 ms per second). */
+  totalMs: number;
+  /** The processes that took the most, over the whole window. */
+  top: ForeignProcessCpu[];
+  /** The busiest second of others' CPU: when it started (ms since the epoch) and what it held. */
+  busiestSecond?: { at: number; ms: number; top: ForeignProcessCpu[] };
+}
+
+interface Sample {
+  from: number;
+  at: number;
+  /** CPU ms per process name in the interval [from, at]. */
+  byName: Map<string, number>;
+}
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux: /proc's times are in 10 ms ticks
+
+/**
+ * Reads /proc every `intervalMs` until stopped. The measurement is left out: this process and its
+ * children (the service it spawned, the loader it forked).
+ */
+export class ForeignCpuSampler {
+  private readonly last = new Map<number, number>();
+  private readonly names = new Map<number, string>();
+  private readonly samples: Sample[] = [];
+  private readonly timer: NodeJS.Timeout;
+  private readonly startedAt = Date.now();
+  private lastAt = this.startedAt;
+
+  constructor(private readonly intervalMs = 100) {
+    this.read(true);
+    this.timer = setInterval(() => this.read(false), intervalMs);
+  }
+
+  stop(): ForeignCpuSummary {
+    clearInterval(this.timer);
+    this.read(false);
+    const total = new Map<string, number>();
+    for (const s of this.samples) for (const [name, ms] of s.byName) total.set(name, (total.get(name) ?? 0) + ms);
+    return {
+      intervalMs: this.intervalMs,
+      windowMs: Date.now() - this.startedAt,
+      totalMs: [...total.values()].reduce((a, b) => a + b, 0),
+      top: topOf(total, 5),
+      busiestSecond: this.busiestSecond(),
+    };
+  }
+
+  /** Others' CPU in the samples whose interval overlaps [from, to] (ms since the epoch), e.g. a stall. */
+  during(from: number, to: number): { ms: number; top: ForeignProcessCpu[] } {
+    const byName = new Map<string, number>();
+    for (const s of this.samples)
+      if (s.at >= from && s.from <= to)
+        for (const [name, ms] of s.byName) byName.set(name, (byName.get(name) ?? 0) + ms);
+    return { ms: [...byName.values()].reduce((a, b) => a + b, 0), top: topOf(byName, 3) };
+  }
+
+  /** The one-second span (aligned on samples) in which the others took the most CPU. */
+  private busiestSecond(): ForeignCpuSummary['busiestSecond'] {
+    const per = Math.max(1, Math.round(1000 / this.intervalMs));
+    let best: ForeignCpuSummary['busiestSecond'];
+    for (let i = 0; i < this.samples.length; i++) {
+      const span = this.samples.slice(i, i + per);
+      const byName = new Map<string, number>();
+      for (const s of span) for (const [name, ms] of s.byName) byName.set(name, (byName.get(name) ?? 0) + ms);
+      const ms = [...byName.values()].reduce((a, b) => a + b, 0);
+      if (!best || ms > best.ms) best = { at: span[0].from, ms, top: topOf(byName, 3) };
+    }
+    return best;
+  }
+
+  private read(baseline: boolean): void {
+    const byName = new Map<string, number>();
+    const seen = new Set<number>();
+    for (const entry of readdirSync('/proc')) {
+      const pid = Number(entry);
+      if (!Number.isInteger(pid) || pid === process.pid) continue;
+      const stat = readStat(pid);
+      if (stat === undefined || stat.ppid === process.pid) continue;
+      const { ticks } = stat;
+      seen.add(pid);
+      // a process born since the last read: all its CPU is new (its baseline is 0)
+      const before = this.last.get(pid) ?? (baseline ? ticks : 0);
+      this.last.set(pid, ticks);
+      if (!this.names.has(pid)) this.names.set(pid, processName(pid));
+      const ms = (ticks - before) * TICK_MS;
+      if (ms > 0) byName.set(this.names.get(pid)!, (byName.get(this.names.get(pid)!) ?? 0) + ms);
+    }
+    for (const pid of this.last.keys())
+      if (!seen.has(pid)) {
+        this.last.delete(pid);
+        this.names.delete(pid);
+      }
+    const at = Date.now();
+    if (!baseline) this.samples.push({ from: this.lastAt, at, byName });
+    this.lastAt = at;
+  }
+}
+
+/**
+ * The parent pid, and utime + stime. Not the reaped children's times: a child read while alive would
+ * count twice, once under its name and again under its parent's when reaped. So a short-lived process
+ * loses its last interval (at most `intervalMs`).
+ */
+function readStat(pid: number): { ppid: number; ticks: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) };
+  } catch {
+    return undefined; // gone between readdir and read
+  }
+}
+
+function processName(pid: number): string {
+  try {
+    const comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    return processLabel(comm, readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean));
+  } catch {
+    return `pid ${pid}`;
+  }
+}
+
+/**
+ * What tells two processes of one program apart: an Erlang VM's node name (its numeric suffix dropped,
+ * so RabbitMQ's `epmd-starter-502272066` and its next run are one name) and a PostgreSQL process's title
+ * (the client's address dropped: every backend of one database and state is one name).
+ */
+export function processLabel(comm: string, argv: readonly string[]): string {
+  const sname = argv.indexOf('-sname');
+  if (sname >= 0 && argv[sname + 1]) return `${comm} (-sname ${argv[sname + 1].replace(/-\d+$/, '')})`;
+  if (argv.length === 1 && argv[0].startsWith(`${comm}:`))
+    return argv[0]
+      .replace(/\s*\d+\.\d+\.\d+\.\d+\(\d+\)/, '')
+      .trim()
+      .slice(0, 60);
+  return comm;
+}
+
+function topOf(byName: Map<string, number>, n: number): ForeignProcessCpu[] {
+  return [...byName]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([name, ms]) => ({ name, ms }));
+}
