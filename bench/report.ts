@@ -121,7 +121,10 @@ const gcWhy = (m: ModeResult): string | undefined => {
   return parts.join('; ') || undefined;
 };
 
-const namesOf = (top: ForeignProcessCpu[]): string => top.map((p) => `${p.name} ${fmt(p.ms)} ms`).join(', ') || 'none';
+/** The processes' names as the report gives them (foreign-cpu.ts calls the bench's own process `this process`). */
+const namesOf = (top: ForeignProcessCpu[]): string =>
+  top.map((p) => `${p.name === 'this process' ? "the bench's own process" : p.name} ${fmt(p.ms)} ms`).join(', ') ||
+  'none';
 
 const TARGETS: TargetDef[] = [
   {

@@ -35,8 +35,9 @@ interface Sample {
 const TICK_MS = 10; // USER_HZ is 100 on Linux: /proc's times are in 10 ms ticks
 
 /**
- * Reads /proc every `intervalMs` until stopped. The measurement is left out: this process and its
- * children (the service it spawned, the loader it forked).
+ * Reads /proc every `intervalMs` until stopped. The measurement is left out: this process's children
+ * (the service it spawned, the loader it forked). This process itself is counted, as `this process`:
+ * the bench's own process holds the generated inventory, and its collections take a core too.
  */
 export class ForeignCpuSampler {
   private readonly last = new Map<number, number>();
@@ -93,7 +94,7 @@ export class ForeignCpuSampler {
     const seen = new Set<number>();
     for (const entry of readdirSync('/proc')) {
       const pid = Number(entry);
-      if (!Number.isInteger(pid) || pid === process.pid) continue;
+      if (!Number.isInteger(pid)) continue;
       const stat = readStat(pid);
       if (stat === undefined || stat.ppid === process.pid) continue;
       const { ticks } = stat;
@@ -101,7 +102,7 @@ export class ForeignCpuSampler {
       // a process born since the last read: all its CPU is new (its baseline is 0)
       const before = this.last.get(pid) ?? (baseline ? ticks : 0);
       this.last.set(pid, ticks);
-      if (!this.names.has(pid)) this.names.set(pid, processName(pid));
+      if (!this.names.has(pid)) this.names.set(pid, pid === process.pid ? 'this process' : processName(pid));
       const ms = (ticks - before) * TICK_MS;
       if (ms > 0) byName.set(this.names.get(pid)!, (byName.get(this.names.get(pid)!) ?? 0) + ms);
     }
