@@ -18,7 +18,7 @@ import { runOpenLoopInChild } from './lib/open-loop-process';
 import { ForeignCpuSampler } from './lib/foreign-cpu';
 import { load, machineInfo, versions } from './lib/machine';
 import { compileService, REPO_ROOT, Service, settle, sleep } from './lib/service';
-import { watchEvictions } from './lib/eviction-stream';
+import { watchEvictionsInChild } from './lib/eviction-stream-process';
 import { summarize } from './lib/stats';
 import { BenchWebhookReceiver } from './lib/webhook-receiver';
 import { countDelayedJobs, createStorage, type ModeName, type Storage } from './lib/storage';
@@ -937,9 +937,13 @@ async function measureEvictionLag(service: Service, s: Settings, inv: GeneratedI
     const dueAt = committedAt + s.drainSeconds * 1000;
     // What a platform listening to the live stream sees: each EvictionExecuted event is published
     // after its transaction commits, so its arrival is when the eviction became real. (executedAt,
-    // below, is the instant the sweep decided: its transaction's start.)
-    const stream = watchEvictions(service, nodes);
-    await sleep(Math.max(0, dueAt - Date.now() + 1000));
+    // below, is the instant the sweep decided: its transaction's start.) The watcher is a process of
+    // its own (lib/eviction-stream-process.ts), and the service is asked for nothing else until every
+    // event arrived: the paged list of Executed evictions below, read during the sweep, was work the
+    // service did between the sweep's batches.
+    const stream = watchEvictionsInChild(service.url, nodes);
+    await sleep(Math.max(0, dueAt - Date.now()));
+    const seen = await stream.stop(expected, 120_000);
     const deadline = Date.now() + 120_000;
     let lags: number[] = [];
     let afterCommit: number[] = [];
@@ -959,7 +963,6 @@ async function measureEvictionLag(service: Service, s: Settings, inv: GeneratedI
       if (executed >= expected || Date.now() > deadline) break;
       await sleep(1000);
     }
-    const seen = await stream.stop(expected, 10_000);
     const figure: Figure = {
       status: 'ok',
       expected,

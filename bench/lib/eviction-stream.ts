@@ -1,11 +1,11 @@
-import { type Service, sleep } from './service';
+import { sleep } from './service';
 
 /**
  * Listens to `GET /v1/events?types=EvictionExecuted` (SSE) and records, for each eviction of a
  * tolerationSeconds deadline on the given nodes, arrival time − evictAt.
  */
 export function watchEvictions(
-  service: Service,
+  service: { url: string },
   nodes: Set<string>,
 ): { stop(expected: number, waitMs: number): Promise<number[]>; error?: string } {
   const lags: number[] = [];
