@@ -13,7 +13,7 @@ import { measureCeiling } from './ceiling';
 import { chunkList, generateInventory, type GeneratedInventory } from './generate-inventory';
 import { http, listAll } from './lib/http';
 import { measureKubeLists, type KubeListFigures } from './lib/kube-lists';
-import { runLoad, type LoadRequest } from './lib/load';
+import { runLoadInChild, type ChildLoadRequest } from './lib/load-process';
 import { runOpenLoopInChild } from './lib/open-loop-process';
 import { ForeignCpuSampler } from './lib/foreign-cpu';
 import { load, machineInfo, versions } from './lib/machine';
@@ -598,19 +598,22 @@ async function measureFeasibleRest(
     }
     if (usable.length === 0)
       return { status: 'error', note: `every pod of the mix was refused: ${rejected.join('; ')}` };
-    const requests: LoadRequest[] = usable.map((c) => ({
+    const requests: ChildLoadRequest[] = usable.map((c) => ({
       method: 'POST',
       path: '/v1/decisions/feasible-nodes',
       body: JSON.stringify(c.body),
     }));
-    const r = await runLoad({
-      url: service.url,
-      requests,
-      connections: s.connections,
-      durationSec: s.durationSec,
-      warmupSec: s.warmupSec,
-      serverCpu: () => service.cpuSeconds(),
-    });
+    const r = await runLoadInChild(
+      {
+        url: service.url,
+        requests,
+        tag: 'mix',
+        connections: s.connections,
+        durationSec: s.durationSec,
+        warmupSec: s.warmupSec,
+      },
+      () => service.cpuSeconds(),
+    );
     return {
       status: 'ok',
       ...r,
@@ -644,19 +647,22 @@ async function measureFeasibleRestDistinct(service: Service, s: Settings, cases:
       if (probe.text !== plain.text)
         return { status: 'error', note: `${c.name}: the distinct body changed the answer` };
     }
-    const requests: LoadRequest[] = inline.map((c) => ({
+    const requests: ChildLoadRequest[] = inline.map((c) => ({
       method: 'POST',
       path: '/v1/decisions/feasible-nodes',
-      distinctBody: (n) => distinctPodBody(c.body, n),
+      distinctFrom: c.body,
     }));
-    const r = await runLoad({
-      url: service.url,
-      requests,
-      connections: s.connections,
-      durationSec: s.durationSec,
-      warmupSec: s.warmupSec,
-      serverCpu: () => service.cpuSeconds(),
-    });
+    const r = await runLoadInChild(
+      {
+        url: service.url,
+        requests,
+        tag: 'distinct',
+        connections: s.connections,
+        durationSec: s.durationSec,
+        warmupSec: s.warmupSec,
+      },
+      () => service.cpuSeconds(),
+    );
     return { status: 'ok', ...r, cases: inline.length };
   } catch (e) {
     return fail(e);
@@ -682,15 +688,22 @@ async function measureFeasibleGraphql(service: Service, s: Settings, cases: PodC
     }
     if (usable.length === 0)
       return { status: 'error', note: `every pod of the mix was refused: ${rejected.join('; ')}` };
-    const requests: LoadRequest[] = usable.map((b) => ({ method: 'POST', path: '/graphql', body: JSON.stringify(b) }));
-    const r = await runLoad({
-      url: service.url,
-      requests,
-      connections: s.connections,
-      durationSec: s.durationSec,
-      warmupSec: s.warmupSec,
-      serverCpu: () => service.cpuSeconds(),
-    });
+    const requests: ChildLoadRequest[] = usable.map((b) => ({
+      method: 'POST',
+      path: '/graphql',
+      body: JSON.stringify(b),
+    }));
+    const r = await runLoadInChild(
+      {
+        url: service.url,
+        requests,
+        tag: 'graphql',
+        connections: s.connections,
+        durationSec: s.durationSec,
+        warmupSec: s.warmupSec,
+      },
+      () => service.cpuSeconds(),
+    );
     return {
       status: 'ok',
       ...r,
@@ -817,14 +830,17 @@ async function measureTaintImpact(
     const counts = probe.body.counts;
     const evictions = counts ? counts.evictNow + counts.evictAfter : probe.body.evictions?.length;
     const tolerating = counts ? counts.tolerating : probe.body.tolerating?.length;
-    const r = await runLoad({
-      url: service.url,
-      requests: [{ method: 'POST', path: '/v1/decisions/taint-impact', body: JSON.stringify(body) }],
-      connections,
-      durationSec: s.durationSec,
-      warmupSec: s.warmupSec,
-      serverCpu: () => service.cpuSeconds(),
-    });
+    const r = await runLoadInChild(
+      {
+        url: service.url,
+        requests: [{ method: 'POST', path: '/v1/decisions/taint-impact', body: JSON.stringify(body) }],
+        tag: 'taint-impact',
+        connections,
+        durationSec: s.durationSec,
+        warmupSec: s.warmupSec,
+      },
+      () => service.cpuSeconds(),
+    );
     return { status: 'ok', ...r, poolNodes: inv.pools.search.length, evictions, tolerating, firstAnswerMs: probe.ms };
   } catch (e) {
     return fail(e);

@@ -6,7 +6,7 @@
  * distinct-pod line), the service's CPU per request in each, and a forced full collection (POST /ops/heap).
  *   node -r @swc-node/register bench/experiments/node-args-ab.ts --data /tmp/tw-inv-5000 \
  *     --variants "default=;pool1=--v8-pool-size=1" [--rounds 3] [--rate 1000] [--duration 30] [--warm 10] \
- *     [--closed-first] [--hold-inventory] [--loader-child]
+ *     [--closed-first] [--hold-inventory] [--loader-child] [--closed-child]
  * A variant is `name=flags` (flags space-separated, may be empty); variants are separated by `;`.
  */
 import { chunkList, generateInventory } from '../generate-inventory';
@@ -17,6 +17,7 @@ import { runOpenLoop } from '../lib/open-loop';
 import { REPO_ROOT, Service } from '../lib/service';
 import { distinctPodBody, podMix } from '../scenarios';
 import { runOpenLoopInChild } from '../lib/open-loop-process';
+import { runLoadInChild } from '../lib/load-process';
 import { ForeignCpuSampler, type ForeignProcessCpu } from '../lib/foreign-cpu';
 
 const argv = process.argv.slice(2);
@@ -39,6 +40,7 @@ async function main() {
   const duration = num('duration', 30);
   const warm = num('warm', 10);
   const closedFirst = argv.includes('--closed-first');
+  const closedChild = argv.includes('--closed-child');
   // --loader-child: the open loop in a process of its own that holds nothing else (open-loop-process.ts)
   const inChild = argv.includes('--loader-child');
   const inv = generateInventory({ nodes: num('nodes', 5000), pods: num('pods', 150000), seed: 42 });
@@ -66,15 +68,28 @@ async function main() {
           path,
           distinctBody: (k) => distinctPodBody(c.body, `closed-${round}-${variant.name}-${k}`),
         }));
+        // --closed-child: the closed loop in a process of its own (lib/load-process.ts), as bench/run.ts runs it
         const closedLoop = () =>
-          runLoad({
-            url: service.url,
-            requests,
-            connections: 16,
-            durationSec: Math.min(duration, 20),
-            warmupSec: 3,
-            serverCpu: () => service.cpuSeconds(),
-          });
+          closedChild
+            ? runLoadInChild(
+                {
+                  url: service.url,
+                  requests: inline.map((c) => ({ method: 'POST', path, distinctFrom: c.body })),
+                  tag: `closed-${round}-${variant.name}`,
+                  connections: 16,
+                  durationSec: Math.min(duration, 20),
+                  warmupSec: 3,
+                },
+                () => service.cpuSeconds(),
+              )
+            : runLoad({
+                url: service.url,
+                requests,
+                connections: 16,
+                durationSec: Math.min(duration, 20),
+                warmupSec: 3,
+                serverCpu: () => service.cpuSeconds(),
+              });
         // --closed-first: the open loop after the closed loop, as in the bench (which runs it after its read loads)
         const closedBefore = closedFirst ? await closedLoop() : undefined;
         // CPU per request over the measured window (from the moment the warm-up ends), and the machine's
@@ -111,7 +126,8 @@ async function main() {
         const l = open.latencyMs;
         log(
           `round ${round} ${variant.name.padEnd(10)} open ${rate}/s: p50 ${l.p50.toFixed(1)} p99 ${l.p99.toFixed(1)} ` +
-            `max ${l.max.toFixed(1)} ms, ${openCpu.toFixed(3)} ms CPU/req, send lag max ${open.sendLagMs.max.toFixed(1)}; ` +
+            `max ${l.max.toFixed(1)} ms, ${openCpu.toFixed(3)} ms CPU/req, send lag max ${open.sendLagMs.max.toFixed(1)}, ` +
+            `peak in flight ${open.peakInFlight}; ` +
             `closed c=16: ${Math.round(closed.rps)} req/s, ${closed.serverCpuMsPerRequest?.toFixed(3)} ms CPU/req; ` +
             `forced GC ${heap.body.gcMs?.toFixed(1)} ms; max at ${new Date(open.maxAt).toISOString().slice(11, 23)}, ` +
             `other processes ${foreign.totalMs} ms in the window (${names(foreign.top)}), ` +

@@ -21,6 +21,8 @@ export interface LoadOptions {
   warmupSec: number;
   /** CPU seconds used so far by the server process (for CPU ms per request, independent of the machine's load). */
   serverCpu?: () => number;
+  /** Called when the warm-up is over and the measured run starts. */
+  onWarmed?: () => void;
   /** Also return every measured latency (experiments that set them beside other events). */
   keepSamples?: boolean;
 }
@@ -105,6 +107,7 @@ function once(options: LoadOptions, durationSec: number, record: boolean): Promi
 /** A warm-up run (discarded), then the measured run at fixed concurrency. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   if (options.warmupSec > 0) await once(options, options.warmupSec, false);
+  options.onWarmed?.();
   const cpuBefore = options.serverCpu?.();
   const result = await once(options, options.durationSec, true);
   const cpuAfter = options.serverCpu?.();
