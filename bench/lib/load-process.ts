@@ -36,7 +36,7 @@ export function runLoadInChild(request: LoadChildRequest, serverCpu?: () => numb
     execArgv: ['-r', '@swc-node/register'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  let cpuBefore = request.warmupSec > 0 ? undefined : serverCpu?.();
+  let cpuBefore: number | undefined; // read when the child says the measured run starts (load.ts onWarmed)
   return new Promise((resolve, reject) => {
     child.on('message', (m: LoadChildMessage) => {
       if ('warmed' in m) cpuBefore = serverCpu?.();

@@ -21,7 +21,7 @@ export interface LoadOptions {
   warmupSec: number;
   /** CPU seconds used so far by the server process (for CPU ms per request, independent of the machine's load). */
   serverCpu?: () => number;
-  /** Called when the warm-up is over and the measured run starts. */
+  /** Called when the measured run starts (after the warm-up, if there is one). */
   onWarmed?: () => void;
   /** Also return every measured latency (experiments that set them beside other events). */
   keepSamples?: boolean;

@@ -8,13 +8,22 @@ import { EventRepository } from '../kernel/persistence/repositories/event.reposi
 
 export const HEARTBEAT_MS = 15_000;
 const REPLAY_PAGE = 1000;
+/**
+ * How long the ids a replay sent are kept after it, against the same events arriving live: an event can
+ * commit before a replay page reads it and reach the bus after the replay ended (after-commit work, or
+ * another replica's commit through the change feed).
+ */
+const REPLAYED_KEPT_MS = 60_000;
 
 /**
  * `GET /v1/events` as Server-Sent Events: a replay from the event table (after `Last-Event-ID` or
- * `?since=`), then the live stream of this replica's EventBus (which also carries other replicas'
- * commits, through the change feed). Live events that arrive during the replay are held and sent
- * after it, each event once, in id order. A comment line every 15 s keeps proxies from closing the
- * connection. Open streams are ended when the application shuts down, so it never waits for them.
+ * `?since=`), in id order, then the live stream of this replica's EventBus (which also carries other
+ * replicas' commits, through the change feed), in the order the bus publishes them. Live events that
+ * arrive during the replay are held and sent after it; an event the replay sent is not sent again. A live
+ * event is never left out for its id being lower than the last one sent: PostgreSQL hands ids out at
+ * INSERT, so two transactions running side by side (the due-eviction sweep's parts) commit and publish
+ * out of id order. A comment line every 15 s keeps proxies from closing the connection. Open streams are
+ * ended when the application shuts down, so it never waits for them.
  */
 @Injectable()
 export class EventStreamService implements OnModuleDestroy {
@@ -38,9 +47,9 @@ export class EventStreamService implements OnModuleDestroy {
   ): Promise<void> {
     const wanted = options.types ? new Set(options.types) : undefined;
     const keep = (e: TaintwiseEvent) => !wanted || wanted.has(e.type);
-    let lastSent = -1n;
     let replaying = options.from !== undefined;
     const held: TaintwiseEvent[] = [];
+    const replayed = new Set<string>();
 
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
@@ -51,25 +60,22 @@ export class EventStreamService implements OnModuleDestroy {
     });
     res.write('retry: 2000\n: connected\n\n');
 
-    const send = (e: TaintwiseEvent) => {
-      const id = BigInt(e.id);
-      if (id <= lastSent) return;
-      lastSent = id;
-      res.write(`id: ${e.id}\ndata: ${JSON.stringify(e)}\n\n`);
-    };
+    const send = (e: TaintwiseEvent) => res.write(`id: ${e.id}\ndata: ${JSON.stringify(e)}\n\n`);
     const live: Subscription = this.bus.events.subscribe((e) => {
       if (!keep(e)) return;
       if (replaying) held.push(e);
-      else send(e);
+      else if (!replayed.has(e.id)) send(e);
     });
     const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), options.heartbeatMs ?? HEARTBEAT_MS);
     heartbeat.unref();
     let ended = false;
+    let forget: NodeJS.Timeout | undefined = undefined; // set once the replay ends
     const end = () => {
       if (ended) return;
       ended = true;
       live.unsubscribe();
       clearInterval(heartbeat);
+      clearTimeout(forget);
       this.open.delete(end);
       res.end();
     };
@@ -83,7 +89,10 @@ export class EventStreamService implements OnModuleDestroy {
       for (;;) {
         const page = await this.events.list(this.uow.db, { ...position, types: options.types }, REPLAY_PAGE);
         if (ended) return;
-        for (const e of page) send(e);
+        for (const e of page) {
+          replayed.add(e.id);
+          send(e);
+        }
         if (page.length < REPLAY_PAGE) break;
         position = { afterId: BigInt(page[page.length - 1].id) };
       }
@@ -92,7 +101,9 @@ export class EventStreamService implements OnModuleDestroy {
       return end();
     }
     replaying = false;
-    held.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1)).forEach(send);
+    for (const e of held.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1))) if (!replayed.has(e.id)) send(e);
     held.length = 0;
+    forget = setTimeout(() => replayed.clear(), REPLAYED_KEPT_MS);
+    forget.unref();
   }
 }

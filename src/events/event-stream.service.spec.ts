@@ -1,0 +1,71 @@
+import type { ServerResponse } from 'node:http';
+import { EventBus, type TaintwiseEvent } from '../kernel/events/event-bus';
+import type { EventRepository } from '../kernel/persistence/repositories/event.repository';
+import type { UnitOfWork } from '../kernel/persistence/unit-of-work';
+import { EventStreamService } from './event-stream.service';
+
+const event = (id: number): TaintwiseEvent => ({
+  id: String(id),
+  type: 'EvictionExecuted',
+  actor: 'taint-eviction-controller',
+  requestId: null,
+  subjectKind: 'Pod',
+  subjectName: `default/p-${id}`,
+  data: {},
+  createdAt: '2026-11-26T00:00:00.000Z',
+});
+
+/** The ids written to the response, in order (what an SSE client reads). */
+function response(): { res: ServerResponse; ids: () => string[] } {
+  let text = '';
+  const res = {
+    writeHead: () => res,
+    write: (chunk: string) => ((text += chunk), true),
+    end: () => undefined,
+    on: () => res,
+  } as unknown as ServerResponse;
+  return { res, ids: () => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => m[1]) };
+}
+
+/**
+ * The real EventBus; the event table is a stand-in whose replay pages are released by the test, because the
+ * case that matters — two PostgreSQL transactions committing out of id order, one of them during a replay —
+ * cannot be produced on demand through the database.
+ */
+function service(pages: TaintwiseEvent[][] = []) {
+  const bus = new EventBus();
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  const events = {
+    list: async () => {
+      await released;
+      return pages.shift() ?? [];
+    },
+  } as unknown as EventRepository;
+  const streams = new EventStreamService({ db: {} } as unknown as UnitOfWork, bus, events);
+  return { bus, streams, release };
+}
+
+describe('EventStreamService: every event once, whatever order the commits publish them in', () => {
+  it('sends a live event whose id is lower than the last one sent (concurrent transactions commit out of id order)', async () => {
+    const { bus, streams } = service();
+    const { res, ids } = response();
+    await streams.stream(res, { requestId: 'r1' });
+    // the sweep's two parts: the part holding ids 5-6 committed after the one holding 7
+    for (const id of [7, 5, 6]) bus.publish(event(id));
+    bus.publish(event(5)); // the same event again (the commit and the change feed): the bus drops it
+    expect(ids()).toEqual(['7', '5', '6']);
+  });
+
+  it('after a replay, sends the live events held meanwhile that the replay did not send, lower ids included', async () => {
+    const { bus, streams, release } = service([[event(3), event(4)]]);
+    const { res, ids } = response();
+    const streaming = streams.stream(res, { requestId: 'r2', from: { afterId: 2n } });
+    // published while the replay reads: 4 is also in the replay's page; 1 committed late with a low id; 9 is new
+    for (const id of [4, 1, 9]) bus.publish(event(id));
+    release();
+    await streaming;
+    bus.publish(event(8));
+    expect(ids()).toEqual(['3', '4', '1', '9', '8']);
+  });
+});
