@@ -39,20 +39,22 @@ describe('ForeignCpuSampler', () => {
     const sampler = new ForeignCpuSampler(50);
     const before = Date.now();
     // perl under sh: a grandchild of this process (its children are the measurement and are left out),
-    // busy until it has used 400 ms of CPU whatever the machine's load
+    // busy until it has used 400 ms of CPU whatever the machine's load, then asleep for a second so the
+    // sampler reads its last CPU before it exits (a process's CPU after the last read is not counted)
     await new Promise<void>((resolve, reject) => {
-      const sh = spawn('sh', ['-c', `perl -e 'while (1) { my @t = times; last if $t[0] + $t[1] >= 0.4 }' & wait`]);
+      const perl = `while (1) { my @t = times; last if $t[0] + $t[1] >= 0.4 } select(undef, undef, undef, 1)`;
+      const sh = spawn('sh', ['-c', `perl -e '${perl}' & wait`]);
       sh.on('error', reject);
       sh.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`sh exited ${code}`))));
     });
     const after = Date.now();
-    const summary = sampler.stop();
+    // every process named: on a busy machine (CI runs suites side by side) perl need not be among the top few
+    const summary = sampler.stop(Infinity);
     const perl = (top: Array<{ name: string; ms: number }>) => top.find((p) => p.name === 'perl')?.ms ?? 0;
-    // its last interval before it exited is lost (at most 50 ms), and /proc counts in 10 ms ticks
-    expect(perl(summary.top)).toBeGreaterThanOrEqual(300);
+    // /proc counts in 10 ms ticks
+    expect(perl(summary.top)).toBeGreaterThanOrEqual(400);
     expect(perl(summary.top)).toBeLessThanOrEqual(450);
-    expect(perl(sampler.during(before, after).top)).toBe(perl(summary.top));
-    expect(perl(summary.busiestSecond!.top)).toBe(perl(summary.top));
+    expect(perl(sampler.during(before, after, Infinity).top)).toBe(perl(summary.top));
     expect(summary.totalMs).toBeGreaterThanOrEqual(perl(summary.top));
   });
 });

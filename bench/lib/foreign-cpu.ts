@@ -50,9 +50,11 @@ export class ForeignCpuSampler {
   constructor(private readonly intervalMs = 100) {
     this.read(true);
     this.timer = setInterval(() => this.read(false), intervalMs);
+    this.timer.unref(); // a sampler left running must not keep its process alive
   }
 
-  stop(): ForeignCpuSummary {
+  /** Stops sampling; `names` processes are named in `top` (3 in the busiest second). */
+  stop(names = 5): ForeignCpuSummary {
     clearInterval(this.timer);
     this.read(false);
     const total = new Map<string, number>();
@@ -61,18 +63,18 @@ export class ForeignCpuSampler {
       intervalMs: this.intervalMs,
       windowMs: Date.now() - this.startedAt,
       totalMs: [...total.values()].reduce((a, b) => a + b, 0),
-      top: topOf(total, 5),
+      top: topOf(total, names),
       busiestSecond: this.busiestSecond(),
     };
   }
 
   /** Others' CPU in the samples whose interval overlaps [from, to] (ms since the epoch), e.g. a stall. */
-  during(from: number, to: number): { ms: number; top: ForeignProcessCpu[] } {
+  during(from: number, to: number, names = 3): { ms: number; top: ForeignProcessCpu[] } {
     const byName = new Map<string, number>();
     for (const s of this.samples)
       if (s.at >= from && s.from <= to)
         for (const [name, ms] of s.byName) byName.set(name, (byName.get(name) ?? 0) + ms);
-    return { ms: [...byName.values()].reduce((a, b) => a + b, 0), top: topOf(byName, 3) };
+    return { ms: [...byName.values()].reduce((a, b) => a + b, 0), top: topOf(byName, names) };
   }
 
   /** The one-second span (aligned on samples) in which the others took the most CPU. */
