@@ -9,7 +9,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 
 export interface ForeignProcessCpu {
-  /** comm and the start of the command line, e.g. `beam.smp (… -sname epmd-starter-…)`. */
+  /** processLabel's name, e.g. `beam.smp (-sname epmd-starter)`, or `this process`. */
   name: string;
   ms: number;
 }
@@ -57,24 +57,20 @@ export class ForeignCpuSampler {
   stop(names = 5): ForeignCpuSummary {
     clearInterval(this.timer);
     this.read(false);
-    const total = new Map<string, number>();
-    for (const s of this.samples) for (const [name, ms] of s.byName) total.set(name, (total.get(name) ?? 0) + ms);
+    const total = sum(this.samples);
     return {
       intervalMs: this.intervalMs,
       windowMs: Date.now() - this.startedAt,
-      totalMs: [...total.values()].reduce((a, b) => a + b, 0),
-      top: topOf(total, names),
+      totalMs: total.ms,
+      top: topOf(total.byName, names),
       busiestSecond: this.busiestSecond(),
     };
   }
 
   /** Others' CPU in the samples whose interval overlaps [from, to] (ms since the epoch), e.g. a stall. */
   during(from: number, to: number, names = 3): { ms: number; top: ForeignProcessCpu[] } {
-    const byName = new Map<string, number>();
-    for (const s of this.samples)
-      if (s.at >= from && s.from <= to)
-        for (const [name, ms] of s.byName) byName.set(name, (byName.get(name) ?? 0) + ms);
-    return { ms: [...byName.values()].reduce((a, b) => a + b, 0), top: topOf(byName, names) };
+    const { ms, byName } = sum(this.samples.filter((s) => s.at >= from && s.from <= to));
+    return { ms, top: topOf(byName, names) };
   }
 
   /** The one-second span (aligned on samples) in which the others took the most CPU. */
@@ -82,11 +78,8 @@ export class ForeignCpuSampler {
     const per = Math.max(1, Math.round(1000 / this.intervalMs));
     let best: ForeignCpuSummary['busiestSecond'];
     for (let i = 0; i < this.samples.length; i++) {
-      const span = this.samples.slice(i, i + per);
-      const byName = new Map<string, number>();
-      for (const s of span) for (const [name, ms] of s.byName) byName.set(name, (byName.get(name) ?? 0) + ms);
-      const ms = [...byName.values()].reduce((a, b) => a + b, 0);
-      if (!best || ms > best.ms) best = { at: span[0].from, ms, top: topOf(byName, 3) };
+      const { ms, byName } = sum(this.samples.slice(i, i + per));
+      if (!best || ms > best.ms) best = { at: this.samples[i].from, ms, top: topOf(byName, 3) };
     }
     return best;
   }
@@ -157,6 +150,18 @@ export function processLabel(comm: string, argv: readonly string[]): string {
       .trim()
       .slice(0, 60);
   return comm;
+}
+
+/** CPU ms per name over these samples, and in all. */
+function sum(samples: readonly Sample[]): { ms: number; byName: Map<string, number> } {
+  const byName = new Map<string, number>();
+  let ms = 0;
+  for (const s of samples)
+    for (const [name, cpu] of s.byName) {
+      byName.set(name, (byName.get(name) ?? 0) + cpu);
+      ms += cpu;
+    }
+  return { ms, byName };
 }
 
 function topOf(byName: Map<string, number>, n: number): ForeignProcessCpu[] {
