@@ -10,6 +10,12 @@
  *
  *   node -r @swc-node/register bench/experiments/eviction-sweep-ab.ts \
  *     --trees before=/tmp/wc-before,after=. [--rounds 4] [--base /tmp/taint-ab-base] [--node-args '-r /tmp/hook.cjs']
+ *     [--postgres postgres://postgres@127.0.0.1:5432 --redis redis://127.0.0.1:6379/5]
+ *
+ * `--postgres <server URL>`: the service on PostgreSQL + Redis instead. The inventory is imported once into the
+ * database `tw_sweep_base` (kept; drop it to import again), and each round runs on `tw_sweep_run`, a fresh copy made
+ * with `CREATE DATABASE … TEMPLATE`. `--redis` (default database 5 of the local server) is emptied before each round:
+ * the timers of an earlier round must not fire into the next.
  *
  * Each tree must be built (`npx tsc -p tsconfig.build.json` inside it). `--node-args`: extra node flags for the
  * service (a scratch hook, a profiler), split on spaces.
@@ -17,7 +23,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { generateInventory } from '../generate-inventory';
+import { chunkList, generateInventory } from '../generate-inventory';
 import { http, listAll } from '../lib/http';
 import { load } from '../lib/machine';
 import { watchEvictions } from '../lib/eviction-stream';
@@ -40,6 +46,10 @@ if (trees.length === 0) throw new Error('--trees label=dir,label=dir');
 const rounds = Number(arg('rounds', '4'));
 const base = resolve(arg('base', '/tmp/taint-ab-base'));
 const extraArgs = arg('node-args', '').split(' ').filter(Boolean);
+const postgres = arg('postgres', '');
+const redis = arg('redis', 'redis://127.0.0.1:6379/5');
+const BASE_DB = 'tw_sweep_base';
+const RUN_DB = 'tw_sweep_run';
 const DRAIN_SECONDS = 30;
 
 const log = (msg: string) =>
@@ -67,22 +77,74 @@ interface RoundFigures {
   executed: number;
 }
 
+function psql(sql: string): string {
+  return execFileSync('psql', [`${postgres}/postgres`, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql], {
+    encoding: 'utf8',
+  }).trim();
+}
+
+/** PostgreSQL mode: the base database, imported through the first tree's service, once. */
+async function ensurePostgresBase(tree: { dir: string }, inv: ReturnType<typeof generateInventory>): Promise<void> {
+  if (psql(`SELECT 1 FROM pg_database WHERE datname = '${BASE_DB}'`) === '1') return;
+  psql(`CREATE DATABASE ${BASE_DB}`);
+  const env = { ...ENV, DATABASE_URL: `${postgres}/${BASE_DB}`, REDIS_URL: redis };
+  execFileSync('npm', ['run', '-s', 'migrate'], { cwd: tree.dir, env: { ...process.env, ...env }, stdio: 'inherit' });
+  const { service } = await Service.start({ cwd: tree.dir, entry: join(tree.dir, 'dist', 'main.js'), env });
+  try {
+    const started = performance.now();
+    for (const chunk of chunkList(inv.items, 10_000)) {
+      const r = await http(service.url, 'POST', '/v1/import', JSON.stringify(chunk));
+      if (r.status >= 300) throw new Error(`import answered ${r.status}: ${r.text.slice(0, 300)}`);
+    }
+    log(`imported into ${BASE_DB} in ${Math.round((performance.now() - started) / 1000)} s`);
+  } finally {
+    await service.stop();
+  }
+  // What autovacuum would do during the first rounds, done before them.
+  execFileSync('psql', [`${postgres}/${BASE_DB}`, '-qc', 'VACUUM ANALYZE']);
+}
+
+/** A fresh copy of the stored inventory for one round; the environment that points the service at it. */
+function freshStorage(label: string): { env: Record<string, string>; drop: () => void } {
+  if (postgres) {
+    psql(`DROP DATABASE IF EXISTS ${RUN_DB} WITH (FORCE)`);
+    psql(`CREATE DATABASE ${RUN_DB} TEMPLATE ${BASE_DB}`);
+    const url = new URL(redis);
+    execFileSync('redis-cli', [
+      '-h',
+      url.hostname,
+      '-p',
+      url.port || '6379',
+      '-n',
+      url.pathname.slice(1) || '0',
+      'FLUSHDB',
+    ]);
+    return {
+      env: { ...ENV, DATABASE_URL: `${postgres}/${RUN_DB}`, REDIS_URL: redis },
+      drop: () => psql(`DROP DATABASE IF EXISTS ${RUN_DB} WITH (FORCE)`),
+    };
+  }
+  const dir = `${base}-sweep-${label}`;
+  rmSync(dir, { recursive: true, force: true });
+  execFileSync('cp', ['-a', base, dir]);
+  return { env: { ...ENV, DATA_DIR: dir }, drop: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 async function main() {
-  if (!existsSync(base)) throw new Error(`${base} missing: make it with taint-commit-ab.ts --base ${base}`);
   const inv = generateInventory({ nodes: 5000, pods: 150000, seed: 42, drainSeconds: DRAIN_SECONDS });
+  if (postgres) await ensurePostgresBase(trees[0], inv);
+  else if (!existsSync(base)) throw new Error(`${base} missing: make it with taint-commit-ab.ts --base ${base}`);
   const names = inv.pools['batch-b'];
   const onPool = new Set(names);
   const results = new Map<string, RoundFigures[]>(trees.map((t) => [t.label, []]));
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? trees : [...trees].reverse();
     for (const tree of order) {
-      const dir = `${base}-sweep-${tree.label}`;
-      rmSync(dir, { recursive: true, force: true });
-      execFileSync('cp', ['-a', base, dir]);
+      const storage = freshStorage(tree.label);
       const { service } = await Service.start({
         cwd: tree.dir,
         entry: join(tree.dir, 'dist', 'main.js'),
-        env: { ...ENV, DATA_DIR: dir },
+        env: storage.env,
         nodeArgs: extraArgs,
       });
       try {
@@ -112,7 +174,7 @@ async function main() {
         );
       } finally {
         await service.stop();
-        rmSync(dir, { recursive: true, force: true });
+        storage.drop();
       }
     }
   }

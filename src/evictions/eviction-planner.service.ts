@@ -11,7 +11,7 @@ import type { PodToPlan, StoredNode, StoredPod } from '../kernel/model/stored-ob
 import { PodRepository } from '../kernel/persistence/repositories/pod.repository';
 import { EvictionRepository, type ScheduledRow } from '../kernel/persistence/repositories/eviction.repository';
 import type { Db } from '../kernel/persistence/prisma-types';
-import { evictionTimerId, type EvictionTimerData } from './eviction-timer-id';
+import { evictionTimer, evictionTimerId } from './eviction-timer-id';
 import { BudgetRepository } from '../kernel/persistence/repositories/budget.repository';
 import { BudgetLedger } from './budget-ledger';
 
@@ -302,7 +302,6 @@ export class EvictionPlanner {
     await this.evictions.hold(db, rows, now);
     for (const { id, heldBy, item } of rows) {
       if (item.row?.status === 'Held') continue;
-      if (item.row?.timerId) changes.cancelTimer(item.row.timerId);
       changes.event({
         type: 'EvictionHeld',
         subjectKind: 'Pod',
@@ -453,10 +452,6 @@ export class EvictionPlanner {
       'Executed',
       now,
     );
-    // A timer already due is firing or about to (it will find its row Executed); cancelling it would cost
-    // the backend as much as the firing, in the middle of the burst that made it due.
-    for (const i of withRow)
-      if (i.row!.timerId && i.row!.evictAt.getTime() > now.getTime()) changes.cancelTimer(i.row!.timerId);
     const noExecuteTaints = (nodeName: string) =>
       (nodes.get(nodeName)?.taints ?? []).filter((t) => t.effect === 'NoExecute');
     const fresh = items
@@ -517,12 +512,12 @@ export class EvictionPlanner {
       taints: i.taints,
       evictAt: i.evictAt,
       reason: i.reason,
-      timerId: i.forecast ? null : evictionTimerId(i.id, i.evictAt),
+      timerId: i.forecast ? null : evictionTimerId(i.evictAt),
       forecast: i.forecast === true,
     }));
     await this.evictions.insert(db, rows, { status: 'Scheduled' });
     for (const i of items) {
-      if (!i.forecast) changes.schedule(timerFor(i.id, i.evictAt));
+      if (!i.forecast) changes.schedule(evictionTimer(i.evictAt));
       changes.event({
         type: 'EvictionScheduled',
         subjectKind: 'Pod',
@@ -544,15 +539,14 @@ export class EvictionPlanner {
     const rows = items.map((i) => ({
       id: i.row.id,
       evictAt: i.evictAt,
-      timerId: i.forecast ? null : evictionTimerId(i.row.id, i.evictAt),
+      timerId: i.forecast ? null : evictionTimerId(i.evictAt),
       reason: i.reason,
       taints: i.taints,
       forecast: i.forecast === true,
     }));
     await this.evictions.retime(db, rows);
     for (const i of items) {
-      if (i.row.timerId) changes.cancelTimer(i.row.timerId);
-      if (!i.forecast) changes.schedule(timerFor(i.row.id, i.evictAt));
+      if (!i.forecast) changes.schedule(evictionTimer(i.evictAt));
       changes.event({
         type: 'EvictionRescheduled',
         subjectKind: 'Pod',
@@ -583,7 +577,6 @@ export class EvictionPlanner {
       now,
     );
     for (const i of items) {
-      if (i.row.timerId) changes.cancelTimer(i.row.timerId);
       changes.event({
         type: 'EvictionCancelled',
         subjectKind: 'Pod',
@@ -593,11 +586,6 @@ export class EvictionPlanner {
     }
     changes.evictions.cancelled += items.length;
   }
-}
-
-export function timerFor(evictionId: string, evictAt: Date) {
-  const data: EvictionTimerData = { evictionId, evictAt: evictAt.toISOString() };
-  return { id: evictionTimerId(evictionId, evictAt), dueAt: evictAt, data };
 }
 
 function reasonFor(decision: EvictionDecision): string {

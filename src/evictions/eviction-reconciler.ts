@@ -5,8 +5,7 @@ import { DELAYED_JOBS } from '../kernel/tokens';
 import { UnitOfWork } from '../kernel/persistence/unit-of-work';
 import { Metrics } from '../kernel/observability/metrics';
 import type { DelayedJob, DelayedJobs } from '../kernel/timers/delayed-jobs';
-import { timerFor } from './eviction-planner.service';
-import { evictionTimerId } from './eviction-timer-id';
+import { evictionTimer, evictionTimerId } from './eviction-timer-id';
 
 const PAGE = 2000;
 const ARM_CHUNK = 2000;
@@ -14,9 +13,9 @@ const ARM_CHUNK = 2000;
 export interface ReconcileReport {
   /** Scheduled rows in the database. */
   scheduled: number;
-  /** Timers armed for Scheduled rows that had none (lost Redis, restart of the in-process timers). */
+  /** Timers armed for deadlines of Scheduled rows that had none (lost Redis, restart of the in-process timers). */
   armed: number;
-  /** Pending timers cancelled because no Scheduled row has that id and deadline any more. */
+  /** Eviction timers cancelled: no Scheduled row has that deadline any more, or an earlier version's per-row timer. */
   cancelled: number;
 }
 
@@ -26,10 +25,14 @@ export interface ReconcileReport {
  * restart (in-process timers are gone) or a lost Redis (`FLUSHALL`) loses no eviction — an overdue
  * row fires at once, a future one at its evictAt.
  *
- * Order matters: the pending timers are listed BEFORE the rows are read. A timer is armed only after
- * its row committed, so every listed timer whose row is not (or no longer) Scheduled with that
- * deadline is stale and may be cancelled; a row committed meanwhile is simply armed (again) — arming
- * an id twice is harmless, the second replaces the first.
+ * One timer per deadline (eviction-timer-id.ts). Order matters: the pending timers are listed BEFORE the
+ * deadlines are read. A timer is armed only after its row committed, so a listed timer with no Scheduled
+ * row at its deadline is stale; a row committed meanwhile is simply armed (again) — arming an id twice is
+ * harmless, the second replaces the first. But a deadline is shared: a row committed at a stale deadline
+ * after it was read re-arms that id, and the cancel could remove it. So the cancelled deadlines are read
+ * once more after the cancel and armed again if a row has one now (a row committed after that read arms
+ * its timer after the cancel). Per-row timers of earlier versions (`evict-<rowId>-<ms>`) are cancelled once
+ * their deadline's timer is armed.
  *
  * Not done here (deliberately): re-running the rule for every pod on NoExecute-tainted nodes. Rows
  * are written in the same transaction as the state that implies them, so the rows cannot miss a
@@ -84,25 +87,31 @@ export class EvictionReconciler implements OnApplicationBootstrap, OnApplication
     const pendingIds = new Set(pending.map((j) => j.id));
     const expected = new Set<string>();
     const report: ReconcileReport = { scheduled: 0, armed: 0, cancelled: 0 };
-    let cursor: string | undefined;
+    let after: Date | undefined;
     for (;;) {
       if (this.stopped) return report;
-      const rows = await this.evictions.scheduledPage(this.uow.db, cursor, PAGE);
+      const deadlines = await this.evictions.scheduledDeadlines(this.uow.db, after, PAGE);
       const missing: DelayedJob[] = [];
-      for (const row of rows) {
-        const id = evictionTimerId(row.id, row.evictAt);
+      for (const { evictAt, rows } of deadlines) {
+        const id = evictionTimerId(evictAt);
         expected.add(id);
-        if (!pendingIds.has(id)) missing.push(timerFor(row.id, row.evictAt));
+        report.scheduled += rows;
+        if (!pendingIds.has(id)) missing.push(evictionTimer(evictAt));
       }
       for (let i = 0; i < missing.length; i += ARM_CHUNK) await this.jobs.scheduleMany(missing.slice(i, i + ARM_CHUNK));
-      report.scheduled += rows.length;
       report.armed += missing.length;
-      if (rows.length < PAGE) break;
-      cursor = rows[rows.length - 1].id;
+      if (deadlines.length < PAGE) break;
+      after = deadlines[deadlines.length - 1].evictAt;
     }
-    const stale = pending.filter((job) => job.id.startsWith('evict-') && !expected.has(job.id)).map((job) => job.id);
+    const stale = pending.filter((job) => job.id.startsWith('evict-') && !expected.has(job.id));
     for (let i = 0; i < stale.length; i += ARM_CHUNK)
-      report.cancelled += await this.jobs.cancelMany(stale.slice(i, i + ARM_CHUNK));
+      report.cancelled += await this.jobs.cancelMany(stale.slice(i, i + ARM_CHUNK).map((job) => job.id));
+    const rearm = await this.evictions.stillScheduledAt(
+      this.uow.db,
+      stale.filter((job) => job.id === evictionTimerId(job.dueAt)).map((job) => job.dueAt),
+    );
+    if (rearm.length > 0) await this.jobs.scheduleMany(rearm.map(evictionTimer));
+    report.armed += rearm.length;
     this.metrics.pendingEvictions.set(report.scheduled);
     return report;
   }

@@ -17,16 +17,12 @@ function setUp(kind: DelayedJobs['kind'] = 'redis') {
   const jobs = {
     kind,
     scheduleMany: jest.fn(async () => undefined),
-    cancelMany: jest.fn(async () => 0),
   } as unknown as DelayedJobs;
   const writes = new TimerWrites(jobs);
   const alarm = new SweepAlarm(writes, sweeper, jobs, clock);
   alarm.onApplicationBootstrap();
   const schedule = (...offsets: number[]) =>
-    writes.apply(
-      [],
-      offsets.map((ms, i): DelayedJob => ({ id: `t${i}-${ms}`, dueAt: new Date(T0 + ms), data: {} })),
-    );
+    writes.apply(offsets.map((ms, i): DelayedJob => ({ id: `t${i}-${ms}`, dueAt: new Date(T0 + ms), data: {} })));
   return { alarm, requests, schedule };
 }
 

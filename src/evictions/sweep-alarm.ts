@@ -11,12 +11,12 @@ import { DueEvictionSweeper } from './due-eviction-sweeper';
  * A local alarm, on the replica that committed them, at each distinct deadline of the eviction
  * timers it has just scheduled: when one passes, a sweep is requested at once.
  *
- * Why, when BullMQ already fires every timer: with 10,000 delayed jobs due in the same millisecond,
- * BullMQ hands out the first one ~280 ms late (it promotes the whole burst first), and every eviction
- * of the burst waits for that. A sweep request is only a proposal (SEMANTICS A.4): the sweep takes
- * what is due from the database, so the BullMQ firings that follow find nothing left, and a deadline
- * whose row was cancelled meanwhile wakes a sweep that finds nothing. The durable timers stay the
- * mechanism (other replicas, restarts); this only makes the common case prompt.
+ * Why, when BullMQ already fires every timer: an idle BullMQ worker fires 0–100 ms late (Redis ends its blocking
+ * wait at its `hz` tick), and every eviction due then waits for that (when timers were one per row, 10,000 due
+ * together were handed out ~280 ms late). A sweep request is only a proposal (SEMANTICS A.4): the sweep takes
+ * what is due from the database, so the BullMQ firings that follow find nothing left, and a deadline whose row
+ * was cancelled meanwhile wakes a sweep that finds nothing. The durable timers stay the mechanism (other
+ * replicas, restarts); this only makes the common case prompt.
  *
  * With in-process timers (embedded) the timers themselves fire here within a few ms: no alarm.
  * One `setTimeout` for the earliest deadline; deadlines are kept once each, by their millisecond.

@@ -1,5 +1,5 @@
 import { EvictionWorker } from '../../src/evictions/eviction-worker';
-import { timerFor } from '../../src/evictions/eviction-planner.service';
+import { evictionTimer } from '../../src/evictions/eviction-timer-id';
 import { UnitOfWork } from '../../src/kernel/persistence/unit-of-work';
 import { eventually, startTestApp, type TestApp } from '../support/test-app';
 import { evictions, noExecute, putNode, putPod, sleep, taint } from './support';
@@ -67,7 +67,7 @@ describe('eviction durability across sessions and replicas (postgres+redis)', ()
       const rows = [...(await evictions(app, 'node=x1')), ...(await evictions(app, 'node=x2'))];
       await Promise.all(
         rows.flatMap((row) =>
-          [app, b].map((replica) => replica.app.get(EvictionWorker).handle(timerFor(row.id, new Date(row.evictAt)))),
+          [app, b].map((replica) => replica.app.get(EvictionWorker).handle(evictionTimer(new Date(row.evictAt)))),
         ),
       );
       await eventually(

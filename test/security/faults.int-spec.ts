@@ -194,8 +194,7 @@ withServers('faults: PostgreSQL and Redis lost and restored (through a TCP proxy
     const [later] = (await app.request('GET', '/v1/evictions?status=Scheduled&node=redis-1')).body.items;
     const jobs = app.app.get<DelayedJobs>(DELAYED_JOBS);
     await eventually(
-      async () =>
-        expect((await jobs.list()).map((j) => j.id)).toContain(evictionTimerId(later.id, new Date(later.evictAt))),
+      async () => expect((await jobs.list()).map((j) => j.id)).toContain(evictionTimerId(new Date(later.evictAt))),
       20_000,
       250,
     );

@@ -28,7 +28,6 @@ export class ChangeSet {
   readonly upsertedBudgets = new Map<string, StoredBudget>();
   readonly deletedBudgets = new Map<string, { namespace: string; name: string }>();
   readonly timersToSchedule = new Map<string, DelayedJob>();
-  readonly timersToCancel = new Set<string>();
   readonly events: PendingEvent[] = [];
   evictions = { immediate: 0, scheduled: 0, cancelled: 0, retimed: 0, held: 0 };
   /** Set by bulk operations: other replicas reload everything instead of object by object. */
@@ -75,14 +74,9 @@ export class ChangeSet {
     this.deletedBudgets.set(key, { namespace, name });
   }
 
+  /** Arms a timer after COMMIT; the same id twice in one change is one timer. */
   schedule(job: DelayedJob): void {
-    this.timersToCancel.delete(job.id);
     this.timersToSchedule.set(job.id, job);
-  }
-
-  cancelTimer(id: string): void {
-    this.timersToSchedule.delete(id);
-    this.timersToCancel.add(id);
   }
 
   event(event: PendingEvent): void {

@@ -33,7 +33,7 @@ const EVICTION_OUTCOMES: Record<string, string> = {
 /**
  * Runs one mutation as one transaction (ARCHITECTURE.md principle 3): the work writes state, eviction rows
  * and events; COMMIT; then — and only then — the snapshot, the timers, the live stream and the other
- * replicas hear of it. Timers are armed and cancelled in the background (`TimerWrites`), in commit
+ * replicas hear of it. Timers are armed in the background (`TimerWrites`), in commit
  * order; the answer does not wait for Redis. If arming fails (Redis down), the Scheduled row is
  * still in PostgreSQL and the reconciler re-arms it.
  */
@@ -181,7 +181,7 @@ export class UnitOfWork {
 
   private afterCommit(changes: ChangeSet, events: TaintwiseEvent[]): void {
     this.snapshot.apply(changes);
-    this.timerWrites.apply([...changes.timersToCancel], [...changes.timersToSchedule.values()]);
+    this.timerWrites.apply([...changes.timersToSchedule.values()]);
     for (const event of events) this.bus.publish(event);
     this.countEvictions(events);
   }

@@ -2,12 +2,12 @@ import { Logger } from '@nestjs/common';
 import { withTimeout } from './time-limits';
 import type { DelayedJob, DelayedJobs } from './delayed-jobs';
 
-/** Timers armed or cancelled per `scheduleMany`/`cancelMany` call. */
+/** Timers armed per `scheduleMany` call. */
 const CHUNK = 2000;
 /**
  * How long one backend call may take before the queue moves on. A call sent as Redis went silent
  * can wait for minutes, and every later change would wait behind it. Moving on is safe: a write
- * that lands late only arms a timer that proposes a sweep, or cancels one the reconciler re-arms.
+ * that lands late only arms a timer that proposes a sweep.
  */
 const CALL_TIMEOUT_MS = 10_000;
 const LATE = `the timer backend did not answer within ${CALL_TIMEOUT_MS} ms`;
@@ -18,12 +18,14 @@ const LATE = `the timer backend did not answer within ${CALL_TIMEOUT_MS} ms`;
  *
  * Why a mutation does not wait for them: the eviction row with its `evictAt` is already durable, a
  * firing only asks for a sweep that re-decides from the database (SEMANTICS A.4), and the reconciler
- * arms every Scheduled row that lacks a timer. Waiting would add Redis's time for thousands of
- * delayed jobs (seconds for a 10,000-pod NoExecute taint) to the answer and buy no guarantee.
+ * arms every deadline of a Scheduled row that lacks a timer. Waiting would add Redis's round trips to
+ * the answer and buy no guarantee.
  *
- * Why one queue per process: the changes of successive transactions must reach the backend in the
- * order they committed (a cancel must not overtake the schedule it undoes), so batches run one after
- * another. A failed or stalled batch is logged and left behind; the reconciler repairs both sides.
+ * Why one queue per process: the changes of successive transactions reach the backend in the order
+ * they committed, so batches run one after another. A failed or stalled batch is logged and left
+ * behind; the reconciler arms what it missed. Nothing here cancels: an eviction timer is shared by the
+ * rows of its deadline (evictions/eviction-timer-id.ts), and one left with no row wakes a sweep that
+ * finds nothing.
  */
 export class TimerWrites {
   private readonly logger = new Logger('timers');
@@ -41,16 +43,16 @@ export class TimerWrites {
     this.scheduledListeners.push(listener);
   }
 
-  /** Queues the cancels, then the schedules, of one committed change. Returns at once. */
-  apply(cancels: readonly string[], schedules: readonly DelayedJob[]): void {
-    if (cancels.length === 0 && schedules.length === 0) return;
-    if (schedules.length > 0 && this.scheduledListeners.length > 0) {
+  /** Queues the schedules of one committed change. Returns at once. */
+  apply(schedules: readonly DelayedJob[]): void {
+    if (schedules.length === 0) return;
+    if (this.scheduledListeners.length > 0) {
       const dueAts = schedules.map((job) => job.dueAt);
       for (const listener of this.scheduledListeners) listener(dueAts);
     }
     this.pending++;
     this.tail = this.tail
-      .then(() => this.write(cancels, schedules))
+      .then(() => this.write(schedules))
       .finally(() => {
         this.pending--;
       });
@@ -66,16 +68,7 @@ export class TimerWrites {
     return this.tail;
   }
 
-  private async write(cancels: readonly string[], schedules: readonly DelayedJob[]): Promise<void> {
-    for (let i = 0; i < cancels.length; i += CHUNK) {
-      await withTimeout(this.jobs.cancelMany(cancels.slice(i, i + CHUNK)), CALL_TIMEOUT_MS, LATE).catch((e: unknown) =>
-        this.logger.warn({
-          msg: 'could not cancel timers; a stale timer only wakes a sweep that finds nothing',
-          count: cancels.length,
-          err: String(e),
-        }),
-      );
-    }
+  private async write(schedules: readonly DelayedJob[]): Promise<void> {
     for (let i = 0; i < schedules.length; i += CHUNK) {
       await withTimeout(this.jobs.scheduleMany(schedules.slice(i, i + CHUNK)), CALL_TIMEOUT_MS, LATE).catch(
         (e: unknown) =>

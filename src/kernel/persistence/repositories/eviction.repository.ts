@@ -324,17 +324,35 @@ export class EvictionRepository {
   }
 
   /** Scheduled rows by id, a page after `afterId`: the reconciler compares them with the armed timers. */
-  async scheduledPage(
+  /**
+   * The deadlines of the Scheduled rows (forecasts aside), earliest first, after `after`, with how many rows each
+   * has: what the reconciler arms one timer per (evictions/eviction-timer-id.ts). Read through the
+   * (status, evict_at) index.
+   */
+  async scheduledDeadlines(
     db: Db,
-    afterId: string | undefined,
+    after: Date | undefined,
     take: number,
-  ): Promise<Array<{ id: string; evictAt: Date }>> {
-    return db.eviction.findMany({
-      where: { status: 'Scheduled', forecast: false, ...(afterId ? { id: { gt: afterId } } : {}) },
-      select: { id: true, evictAt: true },
-      orderBy: { id: 'asc' },
+  ): Promise<Array<{ evictAt: Date; rows: number }>> {
+    const found = await db.$queryRawUnsafe<Array<{ evict_at: Date | string; rows: number }>>(
+      `SELECT evict_at, count(*)::int AS rows FROM evictions
+       WHERE status = 'Scheduled' AND NOT forecast AND ($1::timestamptz IS NULL OR evict_at > $1::timestamptz)
+       GROUP BY evict_at ORDER BY evict_at LIMIT $2`,
+      after?.toISOString() ?? null,
       take,
-    });
+    );
+    return found.map((r) => ({ evictAt: new Date(r.evict_at), rows: r.rows }));
+  }
+
+  /** Which of these instants are still the deadline of a Scheduled row (forecasts aside). */
+  async stillScheduledAt(db: Db, instants: readonly Date[]): Promise<Date[]> {
+    if (instants.length === 0) return [];
+    const found = await db.$queryRawUnsafe<Array<{ evict_at: Date | string }>>(
+      `SELECT DISTINCT evict_at FROM evictions
+       WHERE status = 'Scheduled' AND NOT forecast AND evict_at = ANY($1::timestamptz[])`,
+      instants.map((i) => i.toISOString()),
+    );
+    return found.map((r) => new Date(r.evict_at));
   }
 
   // ---- the due-eviction sweep: which rows are due, locked without waiting on anyone ----
