@@ -20,9 +20,9 @@ const REPLAYED_KEPT_MS = 60_000;
  * `?since=`), in id order, then the live stream of this replica's EventBus (which also carries other
  * replicas' commits, through the change feed), in the order the bus publishes them. Live events that
  * arrive during the replay are held and sent after it; an event the replay sent is not sent again. A live
- * event is never left out for its id being lower than the last one sent: PostgreSQL hands ids out at
- * INSERT, so two transactions running side by side (the due-eviction sweep's parts) commit and publish
- * out of id order. A comment line every 15 s keeps proxies from closing the connection. Open streams are
+ * event is never left out for its id being lower than the last one sent: ids follow commit order
+ * (EventRepository's lock), but another replica's commits reach this bus through the change feed after
+ * this replica's own later ones, so the bus can publish a lower id after a higher one. A comment line every 15 s keeps proxies from closing the connection. Open streams are
  * ended when the application shuts down, so it never waits for them.
  */
 @Injectable()

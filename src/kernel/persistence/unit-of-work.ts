@@ -85,7 +85,7 @@ export class UnitOfWork {
       async (tx) => {
         const value = await work(tx, changes);
         if (this.config.SYNC_KUBECONFIG && !changes.fromCluster) await this.refuseClusterWrites(tx, changes);
-        events = await this.events.insert(tx, changes.actor, changes.events);
+        events = await this.events.insert(tx, changes.actor, changes.events, this.database.kind === 'postgres');
         // The webhook outbox (issue 15): a delivery row per matching subscription, in this transaction.
         outboxRows = await this.outbox.enqueue(tx, events, this.clock.now(), this.database.kind === 'postgres');
         if (this.database.kind === 'postgres') await this.notify(tx, changes, events);

@@ -70,9 +70,13 @@ describe('EventRepository.insert: the bulk statement stores and answers what cre
     const run = `${Date.now()}`;
     const bulkActor = { name: 'bulk', requestId: `r-${run}` };
     const smallActor = { name: 'small', requestId: `s-${run}` };
-    const answered = await db.prisma.$transaction((tx) => repo.insert(tx as never, bulkActor, burst(150, 'x')));
+    const answered = await db.prisma.$transaction((tx) =>
+      repo.insert(tx as never, bulkActor, burst(150, 'x'), db.kind === 'postgres'),
+    );
     for (let i = 0; i < 150; i += 30)
-      await db.prisma.$transaction((tx) => repo.insert(tx as never, smallActor, burst(150, 'x').slice(i, i + 30)));
+      await db.prisma.$transaction((tx) =>
+        repo.insert(tx as never, smallActor, burst(150, 'x').slice(i, i + 30), db.kind === 'postgres'),
+      );
 
     const stored = async (requestId: string) =>
       (await db.prisma.event.findMany({ where: { requestId }, orderBy: { id: 'asc' } })).map((r) => ({

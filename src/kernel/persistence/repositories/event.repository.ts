@@ -5,6 +5,14 @@ import { compactEvents } from './event-rows';
 
 /** Above this many events one statement with one JSON document replaces createMany. */
 const BULK_EVENTS = 100;
+/**
+ * Held from the events INSERT to COMMIT by every PostgreSQL transaction that writes events: the next one takes its
+ * ids only after this one committed, so event ids follow commit order (a sequence alone follows the order of
+ * `nextval`, and two transactions side by side, as the due-eviction sweep runs, could commit the other way round).
+ * Then a stream resumed after id N has seen every event below N. Taken after every row lock of the transaction,
+ * and before the webhook outbox's lock (always in that order), so it cannot deadlock with them.
+ */
+const EVENT_ORDER_LOCK = `SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext('taintwise:events'))) l`;
 import type { TaintwiseEvent } from '../../events/event-bus';
 
 export interface EventQuery {
@@ -24,9 +32,13 @@ export interface EventQuery {
  */
 @Injectable()
 export class EventRepository {
-  /** Appends a mutation's events in its transaction; answers them as stored (ids, times), in order. */
-  async insert(tx: Db, actor: Actor, events: readonly PendingEvent[]): Promise<TaintwiseEvent[]> {
+  /**
+   * Appends a mutation's events in its transaction; answers them as stored (ids, times), in order. `serialize`: take
+   * the commit-order lock first (PostgreSQL; embedded PGlite runs one transaction at a time).
+   */
+  async insert(tx: Db, actor: Actor, events: readonly PendingEvent[], serialize: boolean): Promise<TaintwiseEvent[]> {
     if (events.length === 0) return [];
+    if (serialize) await tx.$queryRawUnsafe(EVENT_ORDER_LOCK);
     if (events.length > BULK_EVENTS) return this.insertMany(tx, actor, events);
     const rows = await tx.event.createManyAndReturn({
       data: events.map((e) => ({
