@@ -22,8 +22,9 @@ const REPLAYED_KEPT_MS = 60_000;
  * arrive during the replay are held and sent after it; an event the replay sent is not sent again. A live
  * event is never left out for its id being lower than the last one sent: ids follow commit order
  * (EventRepository's lock), but another replica's commits reach this bus through the change feed after
- * this replica's own later ones, so the bus can publish a lower id after a higher one. A comment line every 15 s keeps proxies from closing the connection. Open streams are
- * ended when the application shuts down, so it never waits for them.
+ * this replica's own later ones, so the bus can publish a lower id after a higher one. A comment line
+ * every 15 s keeps proxies from closing the connection. Open streams are ended when the application shuts
+ * down, so it never waits for them.
  */
 @Injectable()
 export class EventStreamService implements OnModuleDestroy {

@@ -9,6 +9,7 @@ import {
   type DueQuery,
   type ScheduledRow,
 } from '../kernel/persistence/repositories/eviction.repository';
+import { planSweepGroups } from './due-sweep-plan';
 
 /** Who evictions done by a timer are recorded as (the upstream controller's name). */
 export const EVICTION_WORKER_ACTOR = 'taint-eviction-controller';
@@ -16,24 +17,25 @@ export const EVICTION_WORKER_ACTOR = 'taint-eviction-controller';
 /** Due rows handled in one transaction at most: a burst of 10,000 deadlines is two transactions. */
 export const SWEEP_BATCH = 5000;
 /**
- * On PostgreSQL a sweep works this many disjoint parts of the due rows (by a hash of the node name)
- * in parallel transactions: their node locks never overlap, and while one part waits on PostgreSQL
- * (on the other core) the other decides in JavaScript (docs/EVICTIONS.md has the figures). A power
- * of two. Embedded PGlite has one connection: one part there.
+ * On PostgreSQL a sweep runs this many transactions side by side, each on its own group of nodes
+ * (due-sweep-plan.ts): their node locks never overlap, and while one waits on PostgreSQL (on the other
+ * core) the other decides in JavaScript (docs/EVICTIONS.md has the figures). Embedded PGlite has one
+ * connection: one at a time there.
  */
-const SWEEP_PARTS_POSTGRES = 2;
+const SWEEP_PARALLEL_POSTGRES = 2;
 /** When due rows were left because another transaction held them, look again this much later. */
 const FOLLOW_UP_MS = 250;
 /** A row whose own transaction failed alone is left out of sweeps for this long (then tried again). */
 const QUARANTINE_MS = 60_000;
 
-/** Which disjoint part of the due rows a batch takes: `hashtext(node_name) & (parts - 1) = part`. */
-interface Part {
-  part: number;
-  parts: number;
+/** What a batch may take: the due rows of these nodes, or (none given) of the nodes of the earliest due rows. */
+interface Scope {
+  nodes?: readonly string[];
 }
 
-const ALL: Part = { part: 0, parts: 1 };
+const ANY_NODE: Scope = {};
+/** Nodes a sweep plans at most (a backlog on more nodes is taken by the batches that follow the plan). */
+const PLANNED_NODES = 50_000;
 
 interface Deferred {
   promise: Promise<void>;
@@ -90,24 +92,35 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
     if (waiting) this.start().then(waiting.resolve, waiting.reject);
   };
 
-  /** Every part's batches until one comes back short, then a check for due rows someone else held. */
+  /**
+   * The due rows counted per node and split into even node groups, one transaction each, run side by side
+   * on PostgreSQL; then, if a group had more than a batch, batches until one comes back short; then a check
+   * for due rows someone else held.
+   */
   private async sweep(): Promise<void> {
-    const parts = this.uow.concurrentTransactions ? SWEEP_PARTS_POSTGRES : 1;
-    const outcomes = await Promise.allSettled(
-      Array.from({ length: parts }, (_, part) => this.sweepPart({ part, parts })),
-    );
+    const parallel = this.uow.concurrentTransactions ? SWEEP_PARALLEL_POSTGRES : 1;
+    const due = await this.evictions.dueRowsPerNode(this.uow.db, {
+      now: this.uow.now(),
+      excluded: this.quarantined(),
+      limit: PLANNED_NODES,
+    });
+    const groups = planSweepGroups(due, SWEEP_BATCH, parallel);
+    let full = due.length === PLANNED_NODES;
+    const workers = Array.from({ length: Math.min(parallel, groups.length) }, async () => {
+      for (let next = groups.shift(); next; next = groups.shift())
+        if ((await this.batchChecked({ nodes: next })) >= SWEEP_BATCH) full = true;
+    });
+    const outcomes = await Promise.allSettled(workers);
     const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
     if (failed) throw failed.reason;
+    if (full) while ((await this.batchChecked(ANY_NODE)) >= SWEEP_BATCH);
     if (!this.stopped && (await this.dueRowsLeft())) this.scheduleFollowUp();
   }
 
-  private async sweepPart(part: Part): Promise<void> {
-    for (;;) {
-      // Shutting down: fail, so the firing stays with the timers (retried, or re-armed at start-up).
-      if (this.stopped) throw new Error('the eviction sweeper is shutting down');
-      const taken = await this.batchIsolating(part);
-      if (taken < SWEEP_BATCH) break;
-    }
+  private batchChecked(scope: Scope): Promise<number> {
+    // Shutting down: fail, so the firing stays with the timers (retried, or re-armed at start-up).
+    if (this.stopped) return Promise.reject(new Error('the eviction sweeper is shutting down'));
+    return this.batchIsolating(scope);
   }
 
   private scheduleFollowUp(): void {
@@ -122,10 +135,10 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
   }
 
   /** One batch; if it fails, its rows bisected into their own transactions. Returns the rows taken. */
-  private async batchIsolating(part: Part): Promise<number> {
+  private async batchIsolating(scope: Scope): Promise<number> {
     const taken: string[] = [];
     try {
-      return await this.batch(part, taken);
+      return await this.batch(scope, taken);
     } catch (error) {
       if (taken.length <= 1) throw error;
       const outcome = { succeeded: 0, failed: [] as string[] };
@@ -144,7 +157,7 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
 
   private async bisect(ids: string[], outcome: { succeeded: number; failed: string[] }): Promise<void> {
     try {
-      await this.batch(ALL, [], ids);
+      await this.batch(ANY_NODE, [], ids);
       outcome.succeeded += ids.length;
     } catch {
       if (ids.length === 1) {
@@ -158,17 +171,17 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
   }
 
   /**
-   * One transaction: lock the due rows' nodes, then the due rows of those nodes (both SKIP LOCKED),
-   * read their pods and nodes in two set queries, and let the planner decide and write. `taken`
-   * receives the ids of the rows locked; `only` restricts the batch to those ids (bisection).
+   * One transaction: lock the scope's nodes (or the earliest due rows' nodes), then the due rows of those
+   * nodes (both SKIP LOCKED), read their pods and nodes in two set queries, and let the planner decide and
+   * write. `taken` receives the ids of the rows locked; `only` restricts the batch to those ids (bisection).
    */
-  private async batch(part: Part, taken: string[], only?: readonly string[]): Promise<number> {
+  private async batch(scope: Scope, taken: string[], only?: readonly string[]): Promise<number> {
     const excluded = this.quarantined();
     const { result } = await this.uow.run({ name: EVICTION_WORKER_ACTOR }, async (tx, changes) => {
       // The clock's now, as a parameter (not SQL now()): rows are due by the same clock as the rule.
       const now = this.uow.now();
-      const due: DueQuery = { now, excluded, limit: SWEEP_BATCH, part: part.part, parts: part.parts, only };
-      const hinted = await this.evictions.dueNodeNames(tx, due);
+      const due: DueQuery = { now, excluded, limit: SWEEP_BATCH, only };
+      const hinted = scope.nodes ?? (await this.evictions.dueNodeNames(tx, due));
       if (hinted.length === 0) return 0;
       const locked = await this.nodes.lockAvailable(tx, hinted);
       if (locked.length === 0) return 0;
@@ -212,7 +225,7 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
    * ordinary sweep never takes). Rows another transaction holds are skipped, as in every sweep.
    */
   async decideRows(ids: readonly string[]): Promise<void> {
-    if (ids.length > 0) await this.batch(ALL, [], ids);
+    if (ids.length > 0) await this.batch(ANY_NODE, [], ids);
   }
 
   /** Whether a due Scheduled row is left (committed state, no lock), quarantined ones aside. */

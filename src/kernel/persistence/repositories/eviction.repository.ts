@@ -45,15 +45,12 @@ export function scheduledRow(r: ScheduledRowText): ScheduledRow {
 
 /**
  * Which Scheduled rows a sweep takes: due by `now` (the injected clock's, not SQL now()), not quarantined
- * (`excluded`), in partition `part` of `parts` (a power of two; nodes split by hash, so parallel sweeps
- * never share a node), and, when bisecting a failed batch, only the rows in `only`.
+ * (`excluded`), at most `limit`, and, when bisecting a failed batch, only the rows in `only`.
  */
 export interface DueQuery {
   now: Date;
   excluded: readonly string[];
   limit: number;
-  part: number;
-  parts: number;
   only?: readonly string[];
 }
 
@@ -65,16 +62,15 @@ export interface DueRow extends ScheduledRow {
 }
 
 /**
- * The due-row condition with fixed parameters ($1 now, $2 excluded, $3 limit, $4 parts, $5 part, $6 only).
+ * The due-row condition with fixed parameters ($1 now, $2 excluded, $3 limit, $4 only).
  * Held rows are due too, but only when named (`only`): the held-eviction release pass names them, oldest
  * first; an ordinary sweep would otherwise take the same held rows again and again.
  */
-const DUE = `NOT forecast AND (status = 'Scheduled' OR ($6::uuid[] IS NOT NULL AND status = 'Held')) AND evict_at <= $1::timestamptz AND NOT (id = ANY($2::uuid[]))
-  AND ($4::int <= 1 OR (hashtext(node_name) & ($4::int - 1)) = $5::int)
-  AND ($6::uuid[] IS NULL OR id = ANY($6::uuid[]))`;
+const DUE = `NOT forecast AND (status = 'Scheduled' OR ($4::uuid[] IS NOT NULL AND status = 'Held')) AND evict_at <= $1::timestamptz AND NOT (id = ANY($2::uuid[]))
+  AND ($4::uuid[] IS NULL OR id = ANY($4::uuid[]))`;
 
 function dueParameters(due: DueQuery): unknown[] {
-  return [due.now.toISOString(), [...due.excluded], due.limit, due.parts, due.part, due.only ? [...due.only] : null];
+  return [due.now.toISOString(), [...due.excluded], due.limit, due.only ? [...due.only] : null];
 }
 
 /** A row to record: a pod, its node's NoExecute taints that decided it, when and why. */
@@ -357,6 +353,18 @@ export class EvictionRepository {
 
   // ---- the due-eviction sweep: which rows are due, locked without waiting on anyone ----
 
+  /**
+   * How many rows are due on each node (no lock), in name order, for at most `limit` nodes: what a sweep splits
+   * between its transactions (due-sweep-plan.ts).
+   */
+  async dueRowsPerNode(db: Db, due: Omit<DueQuery, 'only'>): Promise<Array<{ nodeName: string; rows: number }>> {
+    const rows = await db.$queryRawUnsafe<Array<{ node_name: string; rows: number }>>(
+      `SELECT node_name, count(*)::int AS rows FROM evictions WHERE ${DUE} GROUP BY node_name ORDER BY node_name LIMIT $3`,
+      ...dueParameters(due),
+    );
+    return rows.map((r) => ({ nodeName: r.node_name, rows: r.rows }));
+  }
+
   /** The nodes of the earliest due rows (no lock: a hint of which nodes to lock first). */
   async dueNodeNames(db: Db, due: DueQuery): Promise<string[]> {
     const rows = await db.$queryRawUnsafe<Array<{ node_name: string }>>(
@@ -372,7 +380,7 @@ export class EvictionRepository {
       Array<ScheduledRowText & { node_name: string; namespace: string; pod_name: string }>
     >(
       `SELECT id::text AS id, pod_uid, node_name, namespace, pod_name, evict_at, timer_id, status::text AS status FROM evictions
-       WHERE ${DUE} AND node_name = ANY($7::text[])
+       WHERE ${DUE} AND node_name = ANY($5::text[])
        ORDER BY evict_at LIMIT $3 FOR UPDATE SKIP LOCKED`,
       ...dueParameters(due),
       [...nodeNames],
@@ -389,7 +397,7 @@ export class EvictionRepository {
   async anyDue(db: Db, due: Pick<DueQuery, 'now' | 'excluded'>): Promise<boolean> {
     const left = await db.$queryRawUnsafe<unknown[]>(
       `SELECT 1 FROM evictions WHERE ${DUE} LIMIT $3`,
-      ...dueParameters({ ...due, limit: 1, part: 0, parts: 1 }),
+      ...dueParameters({ ...due, limit: 1 }),
     );
     return left.length > 0;
   }
