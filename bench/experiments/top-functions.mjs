@@ -1,31 +1,60 @@
 #!/usr/bin/env node
 // Self time and inclusive time per function of a V8 .cpuprofile (node --cpu-prof), top N.
-//   node bench/experiments/top-functions.mjs bench/results/profiles/x.cpuprofile [N] [filter]
+//   node bench/experiments/top-functions.mjs bench/results/profiles/x.cpuprofile [N] [filter] [--window MS] [--after S]
+// --window MS: only the busiest MS of the profile (the most non-idle samples), e.g. a sweep inside a long run;
+// --after S: that window is looked for from S seconds into the profile on (to skip start-up).
 import { readFileSync } from 'node:fs';
 
-const [file, n = '30', filter = ''] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const option = (name) => {
+  const i = args.indexOf(`--${name}`);
+  return i < 0 ? undefined : Number(args.splice(i, 2)[1]);
+};
+const windowMs = option('window');
+const afterS = option('after') ?? 0;
+const [file, n = '30', filter = ''] = args;
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-const dt = new Map();
-for (let i = 0; i < profile.samples.length; i++)
-  dt.set(profile.samples[i], (dt.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
 const parent = new Map();
 for (const node of profile.nodes) for (const c of node.children ?? []) parent.set(c, node.id);
 const name = (node) =>
   `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/^.*\/(node_modules\/)?/, '')}:${node.callFrame.lineNumber + 1}`;
+
+// Sample i was taken at times[i] and stands for the time until the next sample.
+const times = [];
+for (let i = 0, t = profile.startTime; i < profile.samples.length; i++) times.push((t += profile.timeDeltas[i]));
+const weight = (i) => profile.timeDeltas[i + 1] ?? 0;
+let [from, to] = [0, profile.samples.length];
+if (windowMs !== undefined) {
+  const idle = (i) => byId.get(profile.samples[i]).callFrame.functionName === '(idle)';
+  const first = Math.max(
+    0,
+    times.findIndex((t) => t - profile.startTime >= afterS * 1e6),
+  );
+  let [best, busy, j] = [-1, 0, first];
+  for (let i = first; i < times.length; i++) {
+    if (!idle(i)) busy += weight(i);
+    for (; times[i] - times[j] > windowMs * 1e3; j++) if (!idle(j)) busy -= weight(j);
+    if (busy > best) [best, from, to] = [busy, j, i + 1];
+  }
+  console.log(`the busiest ${windowMs} ms from ${afterS} s on: ${(best / 1e3).toFixed(0)} ms not idle`);
+}
+
 const self = new Map();
 const total = new Map();
 let all = 0;
-for (const [id, us] of dt) {
+for (let i = from; i < to; i++) {
+  const us = weight(i);
   all += us;
-  const node = byId.get(id);
-  self.set(name(node), (self.get(name(node)) ?? 0) + us);
+  const id = profile.samples[i];
+  const key = name(byId.get(id));
+  self.set(key, (self.get(key) ?? 0) + us);
   const seen = new Set();
   for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
-    const key = name(byId.get(cur));
-    if (seen.has(key)) continue;
-    seen.add(key);
-    total.set(key, (total.get(key) ?? 0) + us);
+    const k = name(byId.get(cur));
+    if (seen.has(k)) continue;
+    seen.add(k);
+    total.set(k, (total.get(k) ?? 0) + us);
   }
 }
 const show = (title, map) => {
