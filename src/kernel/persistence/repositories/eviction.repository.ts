@@ -15,7 +15,6 @@ export interface ScheduledRow {
   id: string;
   podUid: string;
   evictAt: Date;
-  timerId: string | null;
   /** Default Scheduled. */
   status?: 'Scheduled' | 'Held';
   /** A mirrored pod's row: the cluster evicts, taintwise forecasts (no timer, never executed here). */
@@ -27,7 +26,6 @@ export interface ScheduledRowText {
   id: string;
   pod_uid: string;
   evict_at: Date | string;
-  timer_id: string | null;
   status?: string;
   forecast?: boolean;
 }
@@ -37,7 +35,6 @@ export function scheduledRow(r: ScheduledRowText): ScheduledRow {
     id: r.id,
     podUid: r.pod_uid,
     evictAt: new Date(r.evict_at),
-    timerId: r.timer_id,
     status: r.status === 'Held' ? 'Held' : 'Scheduled',
     ...(r.forecast === true || (r.forecast as unknown) === 't' ? { forecast: true } : {}),
   };
@@ -158,7 +155,7 @@ export class EvictionRepository {
   async findScheduledByPodUids(db: Db, uids: readonly string[]): Promise<Map<string, ScheduledRow>> {
     if (uids.length === 0) return new Map();
     const rows = await db.$queryRawUnsafe<ScheduledRowText[]>(
-      `SELECT id::text AS id, pod_uid, evict_at, timer_id, status::text AS status, forecast FROM evictions
+      `SELECT id::text AS id, pod_uid, evict_at, status::text AS status, forecast FROM evictions
        WHERE status IN ('Scheduled', 'Held') AND pod_uid = ANY($1::text[])`,
       [...uids],
     );
@@ -379,7 +376,7 @@ export class EvictionRepository {
     const rows = await db.$queryRawUnsafe<
       Array<ScheduledRowText & { node_name: string; namespace: string; pod_name: string }>
     >(
-      `SELECT id::text AS id, pod_uid, node_name, namespace, pod_name, evict_at, timer_id, status::text AS status FROM evictions
+      `SELECT id::text AS id, pod_uid, node_name, namespace, pod_name, evict_at, status::text AS status FROM evictions
        WHERE ${DUE} AND node_name = ANY($5::text[])
        ORDER BY evict_at LIMIT $3 FOR UPDATE SKIP LOCKED`,
       ...dueParameters(due),
