@@ -19,6 +19,16 @@ describe.each(testModes())('eviction durability (%s)', (mode) => {
     await app?.close();
   });
 
+  /** A node with one pod tolerating `maint:NoExecute` for `seconds`, then tainted: its row, once its timer is armed. */
+  async function oneScheduledEviction(node: string, seconds: number): Promise<any> {
+    await putNode(app, node);
+    await putPod(app, `ns-${node}`, 'p', { nodeName: node, tolerations: [noExecute('maint', seconds)] });
+    await taint(app, { nodes: [node], taints: ['maint:NoExecute'] });
+    await app.app.get(TimerWrites).settled();
+    const [row] = await evictions(app, `node=${node}`);
+    return row;
+  }
+
   it('timers lost while evictions are pending (Redis keys deleted / in-process timers dropped): the reconciler re-arms them', async () => {
     await putNode(app, 'l1');
     // two deadlines: p0, p2, p4 tolerate the taint for 3 s, p1 and p3 for 4 s
@@ -65,11 +75,7 @@ describe.each(testModes())('eviction durability (%s)', (mode) => {
   });
 
   it('a row committed at a stale deadline while the reconciler runs keeps its timer', async () => {
-    await putNode(app, 'k1');
-    await putPod(app, 'ns-k', 'p', { nodeName: 'k1', tolerations: [noExecute('maint', 60)] });
-    await taint(app, { nodes: ['k1'], taints: ['maint:NoExecute'] });
-    await app.app.get(TimerWrites).settled();
-    const [row] = await evictions(app, 'node=k1');
+    const row = await oneScheduledEviction('k1', 60);
     const id = evictionTimerId(new Date(row.evictAt));
     const jobs = app.app.get<DelayedJobs>(DELAYED_JOBS);
     expect(evictionTimerIds(await jobs.list())).toEqual([id]);
@@ -85,11 +91,7 @@ describe.each(testModes())('eviction durability (%s)', (mode) => {
   });
 
   it("replaces an earlier version's per-row timers by their deadline's timer, and still obeys them", async () => {
-    await putNode(app, 'v1');
-    await putPod(app, 'ns-v', 'p', { nodeName: 'v1', tolerations: [noExecute('maint', 3)] });
-    await taint(app, { nodes: ['v1'], taints: ['maint:NoExecute'] });
-    await app.app.get(TimerWrites).settled();
-    const [row] = await evictions(app, 'node=v1');
+    const row = await oneScheduledEviction('v1', 3);
     const evictAt = new Date(row.evictAt);
     const jobs = app.app.get<DelayedJobs>(DELAYED_JOBS);
     // what an earlier version left in Redis: a timer per row, `evict-<rowId>-<ms>`, carrying the row id too

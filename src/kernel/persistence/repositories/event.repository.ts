@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Actor, PendingEvent } from '../change-set';
 import { json, type Db } from '../prisma-types';
 import { compactEvents } from './event-rows';
+import type { TaintwiseEvent } from '../../events/event-bus';
 
 /** Above this many events one statement with one JSON document replaces createMany. */
 const BULK_EVENTS = 100;
@@ -13,7 +14,6 @@ const BULK_EVENTS = 100;
  * and before the webhook outbox's lock (always in that order), so it cannot deadlock with them.
  */
 const EVENT_ORDER_LOCK = `SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(hashtext('taintwise:events'))) l`;
-import type { TaintwiseEvent } from '../../events/event-bus';
 
 export interface EventQuery {
   /** Events with a greater id. */
