@@ -10,6 +10,7 @@ import { CoreModule } from './kernel/core.module';
 import { EventsModule } from './events/events.module';
 import { EvictionsModule } from './evictions/evictions.module';
 import { DecisionsModule } from './decisions/decisions.module';
+import { AnswerCachePlugin, answerText } from './kernel/graphql/answer-cache';
 import { JitExecutionPlugin } from './kernel/graphql/jit-execution';
 import { formatGraphQLError } from './kernel/graphql/format-error';
 import { graphqlWsOptions } from './kernel/graphql/graphql-ws';
@@ -62,6 +63,8 @@ export class AppModule {
             ApolloServerPluginCacheControlDisabled() as never,
           ],
           formatError: formatGraphQLError,
+          // an answer from the answer cache is sent as the text it kept (the same bytes Apollo would write)
+          stringifyResult: answerText,
           subscriptions: {
             'graphql-ws': {
               path: '/graphql',
@@ -76,7 +79,9 @@ export class AppModule {
       providers: [
         { provide: APP_GUARD, useClass: AuthGuard },
         SystemResolver,
-        // an Apollo plugin found by @nestjs/apollo among the providers (@Plugin())
+        // Apollo plugins found by @nestjs/apollo among the providers (@Plugin()), asked in this order for a
+        // response: a repeated question's cached answer first, then graphql-jit's execution
+        AnswerCachePlugin,
         ...(config.GRAPHQL_JIT ? [JitExecutionPlugin] : []),
       ],
     };

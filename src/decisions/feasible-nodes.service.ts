@@ -30,7 +30,7 @@ import { FALLBACK } from '../kernel/http/input/fast-body';
 import { LRUCache } from 'lru-cache';
 import { exactlyOne, invalidRequest, matchOptionsOf, uniqueSorted } from './decision-requests';
 import { canonicalJson } from './decision-cache';
-import { SecondSighting } from './second-sighting';
+import { SecondSighting } from '../kernel/cache/second-sighting';
 
 /** A feasible-nodes answer as computed, and its JSON text once REST has needed it. */
 interface CachedDecision {

@@ -1,4 +1,5 @@
-import { Args, Query, Resolver } from '@nestjs/graphql';
+import { Args, Extensions, Query, Resolver } from '@nestjs/graphql';
+import { ANSWERED_FROM_SNAPSHOT } from '../../kernel/graphql/answer-cache';
 import { CurrentPrincipal } from '../../kernel/auth/principal.decorator';
 import type { Principal } from '../../kernel/auth/roles';
 import { FeasibleNodesService } from '../feasible-nodes.service';
@@ -30,9 +31,11 @@ export class DecisionsResolver {
   ) {}
 
   @Query(() => FeasibleNodesDecisionModel, {
-    description: 'Where may this pod run, ranked, and why not elsewhere? (POST /v1/decisions/feasible-nodes)',
+    description:
+      'Where may this pod run, ranked, and why not elsewhere? (POST /v1/decisions/feasible-nodes) The same query asked again before the inventory changes is answered from a cache (the same answer, byte for byte).',
     complexity: feasibleNodesComplexity,
   })
+  @Extensions(ANSWERED_FROM_SNAPSHOT)
   feasibleNodes(@Args() args: FeasibleNodesArgs, @CurrentPrincipal() who: Principal) {
     return this.feasible.feasibleNodes(feasibleNodesBody(args), who);
   }

@@ -38,7 +38,7 @@ export class Metrics {
 
   readonly graphqlExecutions = new Counter({
     name: 'taintwise_graphql_executions_total',
-    help: 'GraphQL operations by executor: graphql-jit (queries compiled per document) or graphql-js',
+    help: 'GraphQL operations by executor: graphql-jit (queries compiled per document), graphql-js, or answer-cache (a repeated query answered from its last execution)',
     labelNames: ['executor'] as const,
     registers: [this.registry],
   });

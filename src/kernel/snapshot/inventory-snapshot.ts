@@ -94,8 +94,11 @@ export class InventorySnapshot {
   }
 
   removePod(namespace: string, name: string): void {
-    const evicted = this.budgets.podRemoved(namespace, name);
-    if (this.deletePod(namespace, name) || evicted) this.touch(false);
+    this.budgets.podRemoved(namespace, name);
+    this.deletePod(namespace, name);
+    // Bumped even for a pod the snapshot did not hold (a finished one): answers cached by changeCount may
+    // have read it from the database (GraphQL's answer cache, a feasibleNodes podRef).
+    this.touch(false);
   }
 
   upsertBudget(budget: StoredBudget): void {
