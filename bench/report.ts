@@ -27,6 +27,8 @@ export interface ModeResult {
   /** The inline pods of the mix, every request distinct: no answer comes from the service's cache. */
   feasibleRestDistinct?: Figure & Partial<LoadResult>;
   feasibleGraphql?: Figure & Partial<LoadResult>;
+  /** The mix's inline pods made distinct per request, over GraphQL (no answer from a cache). */
+  feasibleGraphqlDistinct?: Figure & Partial<LoadResult>;
   /** Fixed arrival rate, distinct pods, latency from the scheduled send (lib/open-loop.ts); the service's GC pauses. */
   openLoop?: Figure &
     Partial<OpenLoopResult> & {
@@ -592,7 +594,16 @@ export function renderReport(r: Results, rerun: string): string {
     lines.push(
       `- feasible-nodes, REST, the ${m.feasibleRestDistinct?.cases ?? '?'} inline pods of the mix, every request made distinct (one more toleration for a taint no node has: same answer, never from the answer cache): ${loadLine(m.feasibleRestDistinct)}`,
     );
-    lines.push(`- feasible-nodes, GraphQL, same mix: ${loadLine(m.feasibleGraphql)}`);
+    lines.push(
+      `- feasible-nodes, GraphQL, same mix (repeated queries answered from the answer cache, as REST's from the decision cache): ${loadLine(m.feasibleGraphql)}`,
+    );
+    const distinctRatio =
+      m.feasibleGraphqlDistinct?.rps !== undefined && m.feasibleRestDistinct?.rps
+        ? ` · **÷ REST, every request distinct: ${fmt(m.feasibleGraphqlDistinct.rps / m.feasibleRestDistinct.rps, 2)}**`
+        : '';
+    lines.push(
+      `- feasible-nodes, GraphQL, the inline pods every request distinct (neither side from a cache): ${loadLine(m.feasibleGraphqlDistinct)}${distinctRatio}`,
+    );
     lines.push(
       `- open loop, feasible-nodes, the ${m.openLoop?.cases ?? '?'} inline pods round-robin, every request distinct, latency from each request's scheduled send time: ${figureLine(
         m.openLoop,

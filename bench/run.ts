@@ -378,6 +378,9 @@ async function runMode(
     result.loadAverage.feasibleGraphql = load();
     log(`${mode}: feasible-nodes GraphQL ${describeLoad(result.feasibleGraphql)}`);
     await settle(service.url);
+    result.feasibleGraphqlDistinct = alive(await measureFeasibleGraphql(service, s, cases, true));
+    log(`${mode}: feasible-nodes GraphQL, every request distinct ${describeLoad(result.feasibleGraphqlDistinct)}`);
+    await settle(service.url);
     result.openLoop = alive(await measureOpenLoop(service, s, cases));
     result.loadAverage.openLoop = load();
     log(`${mode}: open loop ${describeOpenLoop(result.openLoop)}`);
@@ -669,14 +672,25 @@ async function measureFeasibleRestDistinct(service: Service, s: Settings, cases:
   }
 }
 
-async function measureFeasibleGraphql(service: Service, s: Settings, cases: PodCase[]): Promise<Figure> {
+/**
+ * feasibleNodes over GraphQL, c=16: the mix repeated (answered from the answer cache from its third asking, as
+ * REST's repeated mix is from the decision cache), or with `distinct` the mix's inline pods made distinct per
+ * request as the REST distinct run does (neither side answers from a cache).
+ */
+async function measureFeasibleGraphql(
+  service: Service,
+  s: Settings,
+  cases: PodCase[],
+  distinct = false,
+): Promise<Figure> {
   try {
     const post = async (body: unknown) => (await http(service.url, 'POST', '/graphql', body)).body;
     const op = await graphQLOperation(post, 'feasibleNodes');
     if (!op) return { status: 'not available', note: 'no Query.feasibleNodes in the GraphQL schema yet' };
-    const usable: Array<Record<string, any>> = [];
+    const usable: Array<{ body: Record<string, any>; from: Record<string, any> }> = [];
     const rejected: string[] = [];
-    for (const c of cases) {
+    const asked = distinct ? cases.filter((c) => c.body.pod) : cases;
+    for (const c of asked) {
       const body = { query: op.query, variables: op.variables(c.body) };
       const probe = await http(service.url, 'POST', '/graphql', body);
       const data = probe.body?.data?.[op.field];
@@ -684,20 +698,25 @@ async function measureFeasibleGraphql(service: Service, s: Settings, cases: PodC
         rejected.push(`${c.name}: ${probe.status} ${JSON.stringify(probe.body?.errors ?? probe.text).slice(0, 300)}`);
         continue;
       }
-      usable.push(body);
+      usable.push({ body, from: c.body });
     }
     if (usable.length === 0)
       return { status: 'error', note: `every pod of the mix was refused: ${rejected.join('; ')}` };
-    const requests: ChildLoadRequest[] = usable.map((b) => ({
-      method: 'POST',
-      path: '/graphql',
-      body: JSON.stringify(b),
-    }));
+    const requests: ChildLoadRequest[] = usable.map(({ body, from }) =>
+      distinct
+        ? {
+            method: 'POST',
+            path: '/graphql',
+            distinctFrom: from,
+            distinctGraphql: { query: op.query, shape: op.shape },
+          }
+        : { method: 'POST', path: '/graphql', body: JSON.stringify(body) },
+    );
     const r = await runLoadInChild(
       {
         url: service.url,
         requests,
-        tag: 'graphql',
+        tag: distinct ? 'graphql-distinct' : 'graphql',
         connections: s.connections,
         durationSec: s.durationSec,
         warmupSec: s.warmupSec,

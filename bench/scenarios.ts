@@ -221,7 +221,24 @@ interface SchemaType {
 export interface GraphQLOperation {
   field: string;
   query: string;
+  /** How a REST body becomes this query's variables (plain data: it can be sent to a load process). */
+  shape: VariablesShape;
   variables(body: Record<string, any>): Record<string, any>;
+}
+
+/** The query's arguments; `single` when the one argument is an input object that takes the whole body. */
+export interface VariablesShape {
+  args: string[];
+  single: boolean;
+}
+
+/** A REST body as the variables of a query of this shape. */
+export function variablesFor(shape: VariablesShape, body: Record<string, any>): Record<string, any> {
+  const input = toGraphQLInput(body);
+  if (shape.single) return { [shape.args[0]]: input };
+  const out: Record<string, any> = {};
+  for (const a of shape.args) if (input[a] !== undefined) out[a] = input[a];
+  return out;
 }
 
 const typeText = (t: TypeRef): string =>
@@ -259,17 +276,8 @@ export async function graphQLOperation(
   const decl = args.map((a) => `$${a.name}: ${typeText(a.type)}`).join(', ');
   const use = args.map((a) => `${a.name}: $${a.name}`).join(', ');
   const text = `query Bench${decl ? `(${decl})` : ''} { ${field.name}${use ? `(${use})` : ''} ${selection(named(field.type), 1)} }`;
-  return {
-    field: field.name,
-    query: text,
-    variables: (body) => {
-      const input = toGraphQLInput(body);
-      if (single) return { [args[0].name]: input };
-      const out: Record<string, any> = {};
-      for (const a of args) if (input[a.name] !== undefined) out[a.name] = input[a.name];
-      return out;
-    },
-  };
+  const shape: VariablesShape = { args: args.map((a) => a.name), single };
+  return { field: field.name, query: text, shape, variables: (body) => variablesFor(shape, body) };
 }
 
 const entries = (m: Record<string, string> | undefined) =>

@@ -7,6 +7,7 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import type { LoadOptions, LoadResult } from './load';
+import type { VariablesShape } from '../scenarios';
 
 /** A request as the child builds it: a fixed body, or `distinctFrom` made distinct per request. */
 export interface ChildLoadRequest {
@@ -16,6 +17,8 @@ export interface ChildLoadRequest {
   headers?: Record<string, string>;
   /** A feasible-nodes REST body: each request sends scenarios.ts distinctPodBody(it, `${tag}-${n}`). */
   distinctFrom?: Record<string, any>;
+  /** The same made distinct, sent as this GraphQL query's variables (scenarios.ts variablesFor). */
+  distinctGraphql?: { query: string; shape: VariablesShape };
 }
 
 export interface LoadChildRequest extends Omit<LoadOptions, 'requests' | 'serverCpu' | 'onWarmed'> {
