@@ -57,4 +57,21 @@ describe('ForeignCpuSampler', () => {
     expect(perl(sampler.during(before, after, Infinity).top)).toBe(perl(summary.top));
     expect(summary.totalMs).toBeGreaterThanOrEqual(perl(summary.top));
   });
+
+  it('names a process by the program it execs into, not by the shell it was read as first', async () => {
+    const sampler = new ForeignCpuSampler(50);
+    // the grandchild is `sh` for half a second (read as such several times), then execs perl, which spends
+    // 300 ms of CPU and sleeps a second so that its last CPU is read
+    await new Promise<void>((resolve, reject) => {
+      const perl = `while (1) { my @t = times; last if $t[0] + $t[1] >= 0.3 } select(undef, undef, undef, 1)`;
+      // the program comes in the environment: the inner shell expands "$P", the outer one leaves it alone
+      const sh = spawn('sh', ['-c', `sh -c 'sleep 0.5; exec perl -e "$P"' & wait`], {
+        env: { ...process.env, P: perl },
+      });
+      sh.on('error', reject);
+      sh.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`sh exited ${code}`))));
+    });
+    const summary = sampler.stop(Infinity);
+    expect(summary.top.find((p) => p.name === 'perl')?.ms ?? 0).toBeGreaterThanOrEqual(300);
+  });
 });

@@ -41,7 +41,8 @@ const TICK_MS = 10; // USER_HZ is 100 on Linux: /proc's times are in 10 ms ticks
  */
 export class ForeignCpuSampler {
   private readonly last = new Map<number, number>();
-  private readonly names = new Map<number, string>();
+  /** The label of each pid, and the comm it was made from: an exec changes the comm, and the label is made again. */
+  private readonly names = new Map<number, { comm: string; label: string }>();
   private readonly samples: Sample[] = [];
   private readonly timer: NodeJS.Timeout;
   private readonly startedAt = Date.now();
@@ -92,14 +93,20 @@ export class ForeignCpuSampler {
       if (!Number.isInteger(pid)) continue;
       const stat = readStat(pid);
       if (stat === undefined || stat.ppid === process.pid) continue;
-      const { ticks } = stat;
+      const { ticks, comm } = stat;
       seen.add(pid);
       // a process born since the last read: all its CPU is new (its baseline is 0)
       const before = this.last.get(pid) ?? (baseline ? ticks : 0);
       this.last.set(pid, ticks);
-      if (!this.names.has(pid)) this.names.set(pid, pid === process.pid ? 'this process' : processName(pid));
+      // A process read between its fork and its exec still has its parent's comm (`sh` for `sh -c 'perl …'`):
+      // its name is made again once the comm changes, so the program it became is named.
+      let named = this.names.get(pid);
+      if (named?.comm !== comm) {
+        named = { comm, label: pid === process.pid ? 'this process' : processName(pid) };
+        this.names.set(pid, named);
+      }
       const ms = (ticks - before) * TICK_MS;
-      if (ms > 0) byName.set(this.names.get(pid)!, (byName.get(this.names.get(pid)!) ?? 0) + ms);
+      if (ms > 0) byName.set(named.label, (byName.get(named.label) ?? 0) + ms);
     }
     for (const pid of this.last.keys())
       if (!seen.has(pid)) {
@@ -113,15 +120,16 @@ export class ForeignCpuSampler {
 }
 
 /**
- * The parent pid, and utime + stime. Not the reaped children's times: a child read while alive would
+ * The parent pid, utime + stime, and the comm. Not the reaped children's times: a child read while alive would
  * count twice, once under its name and again under its parent's when reaped. So a short-lived process
  * loses its last interval (at most `intervalMs`).
  */
-function readStat(pid: number): { ppid: number; ticks: number } | undefined {
+function readStat(pid: number): { ppid: number; ticks: number; comm: string } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) };
+    const end = stat.lastIndexOf(')');
+    const f = stat.slice(end + 2).split(' ');
+    return { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]), comm: stat.slice(stat.indexOf('(') + 1, end) };
   } catch {
     return undefined; // gone between readdir and read
   }
