@@ -9,8 +9,9 @@ import { SnapshotService } from '../snapshot/snapshot.service';
 
 /**
  * The field extension that lets a query's answer be cached (`@Extensions(ANSWERED_FROM_SNAPSHOT)` on the
- * resolver): its answer depends only on its arguments, the caller's role and the inventory snapshot, never on
- * the time or on anything the snapshot does not hold.
+ * resolver): its answer depends only on its arguments, the caller's role and the inventory, never on the time.
+ * Every change to the inventory bumps the snapshot's `changeCount`, a finished pod's too (feasibleNodes reads a
+ * podRef to one from the database).
  */
 export const ANSWERED_FROM_SNAPSHOT = { answeredFromSnapshot: true } as const;
 
