@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Database } from '../../src/kernel/persistence/database';
 import { DATABASE } from '../../src/kernel/tokens';
-import type { TestApp } from '../support/test-app';
+import { startTestApp, type TestApp } from '../support/test-app';
 
 /** PUT a node (admin) and fail loudly if the inventory refused it. */
 export async function putNode(
@@ -53,13 +53,28 @@ export function withoutNulls<T>(value: T): T {
 }
 
 /** An API_KEYS entry and the header that presents the key. */
-export function apiKey(
-  name: string,
-  role: 'viewer' | 'operator' | 'admin',
-): { entry: string; headers: Record<string, string> } {
+export interface TestApiKey {
+  entry: string;
+  headers: Record<string, string>;
+}
+
+function apiKey(name: string, role: 'viewer' | 'operator' | 'admin'): TestApiKey {
   const key = `tw-test-${name}-${role}-key`;
   return {
     entry: `${name}:${role}:${createHash('sha256').update(key).digest('hex')}`,
     headers: { authorization: `Bearer ${key}` },
   };
+}
+
+/**
+ * An embedded app with an admin key and a viewer key, whose explanations are redacted below operator
+ * (REDACT_TAINTS_BELOW_ROLE, SEMANTICS A.2): what the viewer sees differs from what the admin sees.
+ */
+export async function startRedactingApp(): Promise<{ app: TestApp; admin: TestApiKey; viewer: TestApiKey }> {
+  const admin = apiKey('ada', 'admin');
+  const viewer = apiKey('vic', 'viewer');
+  const app = await startTestApp('embedded', {
+    env: { API_KEYS: `${admin.entry},${viewer.entry}`, REDACT_TAINTS_BELOW_ROLE: 'operator' },
+  });
+  return { app, admin, viewer };
 }

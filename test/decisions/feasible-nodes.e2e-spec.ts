@@ -1,5 +1,5 @@
 import { startTestApp, testModes, type TestApp } from '../support/test-app';
-import { apiKey, putNode, putPod, withoutNulls, writtenState } from './decisions-helpers';
+import { putNode, putPod, startRedactingApp, withoutNulls, writtenState, type TestApiKey } from './decisions-helpers';
 
 // API.md "Decisions" POST /v1/decisions/feasible-nodes, through REST and GraphQL, in every mode.
 // The cluster:
@@ -330,13 +330,11 @@ describe.each(testModes())('POST /v1/decisions/feasible-nodes (%s)', (mode) => {
 });
 
 describe('feasible-nodes explanations redacted by setting or role (SEMANTICS A.2)', () => {
-  const admin = apiKey('ada', 'admin');
-  const viewer = apiKey('vic', 'viewer');
   let app: TestApp;
+  let admin: TestApiKey;
+  let viewer: TestApiKey;
   beforeAll(async () => {
-    app = await startTestApp('embedded', {
-      env: { API_KEYS: `${admin.entry},${viewer.entry}`, REDACT_TAINTS_BELOW_ROLE: 'operator' },
-    });
+    ({ app, admin, viewer } = await startRedactingApp());
     await seedCluster(app, admin.headers);
   });
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import { startTestApp, testModes, type TestApp } from '../support/test-app';
-import { apiKey, putNode, putPod, withoutNulls } from './decisions-helpers';
+import { putNode, putPod, startRedactingApp, withoutNulls, type TestApiKey } from './decisions-helpers';
 
 // src/kernel/graphql/answer-cache.ts: a repeated feasibleNodes query (same document, variables and role, no
 // change to the inventory in between) is answered from its last execution, as REST answers a repeated
@@ -89,13 +89,11 @@ describe.each(testModes())('GraphQL answer cache (%s)', (mode) => {
 });
 
 describe('GraphQL answer cache and roles', () => {
-  const admin = apiKey('ada', 'admin');
-  const viewer = apiKey('vic', 'viewer');
   let app: TestApp;
+  let admin: TestApiKey;
+  let viewer: TestApiKey;
   beforeAll(async () => {
-    app = await startTestApp('embedded', {
-      env: { API_KEYS: `${admin.entry},${viewer.entry}`, REDACT_TAINTS_BELOW_ROLE: 'operator' },
-    });
+    ({ app, admin, viewer } = await startRedactingApp());
     await putNode(app, 'n2', { taints: [GPU_TAINT], allocatable: ALLOCATABLE }, admin.headers);
   });
   afterAll(async () => {
