@@ -15,17 +15,21 @@ const event = (id: number): TaintwiseEvent => ({
   createdAt: '2026-11-26T00:00:00.000Z',
 });
 
-/** The ids written to the response, in order (what an SSE client reads). */
-function response(): { res: ServerResponse; ids: () => string[] } {
+/** The ids written to the response, in order (what an SSE client reads), and how many writes carried them. */
+function response(): { res: ServerResponse; ids: () => string[]; writes: () => number } {
   let text = '';
+  let writes = 0;
   const res = {
     writeHead: () => res,
-    write: (chunk: string) => ((text += chunk), true),
+    write: (chunk: string) => ((text += chunk), writes++, true),
     end: () => undefined,
     on: () => res,
   } as unknown as ServerResponse;
-  return { res, ids: () => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => m[1]) };
+  return { res, ids: () => [...text.matchAll(/^id: (\d+)$/gm)].map((m) => m[1]), writes: () => writes };
 }
+
+/** The stream writes the frames of one turn once that turn's code has returned. */
+const turnEnded = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The real EventBus; the event table is a stand-in whose replay pages are released by the test, because the
@@ -54,6 +58,7 @@ describe('EventStreamService: every event once, whatever order the commits publi
     // the sweep's two parts: the part holding ids 5-6 committed after the one holding 7
     for (const id of [7, 5, 6]) bus.publish(event(id));
     bus.publish(event(5)); // the same event again (the commit and the change feed): the bus drops it
+    await turnEnded();
     expect(ids()).toEqual(['7', '5', '6']);
   });
 
@@ -66,6 +71,35 @@ describe('EventStreamService: every event once, whatever order the commits publi
     release();
     await streaming;
     bus.publish(event(8));
+    await turnEnded();
     expect(ids()).toEqual(['3', '4', '1', '9', '8']);
+  });
+});
+
+describe('EventStreamService: a burst of events leaves in one write', () => {
+  it('writes the 5,000 events a commit publishes in one turn at once, in order, and the next turn in a write of its own', async () => {
+    const { bus, streams } = service();
+    const { res, ids, writes } = response();
+    await streams.stream(res, { requestId: 'r3' });
+    const before = writes(); // the stream's opening lines
+    for (let id = 1; id <= 5000; id++) bus.publish(event(id));
+    expect(writes()).toBe(before); // nothing yet: the committing code has not returned
+    await turnEnded();
+    expect(writes()).toBe(before + 1);
+    bus.publish(event(5001));
+    await turnEnded();
+    expect(writes()).toBe(before + 2);
+    expect(ids()).toEqual(Array.from({ length: 5001 }, (_, i) => String(i + 1)));
+  });
+
+  it('drops the frames of a turn in which the stream ended (the client resumes from the last id it read)', async () => {
+    const bus = new EventBus();
+    const streams = new EventStreamService({ db: {} } as unknown as UnitOfWork, bus, {} as EventRepository);
+    const { res, ids } = response();
+    await streams.stream(res, { requestId: 'r4' });
+    bus.publish(event(1));
+    streams.onModuleDestroy();
+    await turnEnded();
+    expect(ids()).toEqual([]);
   });
 });

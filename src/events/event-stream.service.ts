@@ -61,7 +61,19 @@ export class EventStreamService implements OnModuleDestroy {
     });
     res.write('retry: 2000\n: connected\n\n');
 
-    const send = (e: TaintwiseEvent) => res.write(`id: ${e.id}\ndata: ${JSON.stringify(e)}\n\n`);
+    // The frames of one burst leave in one write: a commit publishes all its events in one turn (a sweep
+    // batch: 5,000), and a write each was a system call each. Sent once the publishing code has returned.
+    let ended = false;
+    let frames: string[] = [];
+    const flush = () => {
+      const text = frames.join('');
+      frames = [];
+      if (!ended) res.write(text);
+    };
+    const send = (e: TaintwiseEvent) => {
+      if (frames.length === 0) queueMicrotask(flush);
+      frames.push(`id: ${e.id}\ndata: ${JSON.stringify(e)}\n\n`);
+    };
     const live: Subscription = this.bus.events.subscribe((e) => {
       if (!keep(e)) return;
       if (replaying) held.push(e);
@@ -69,7 +81,6 @@ export class EventStreamService implements OnModuleDestroy {
     });
     const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), options.heartbeatMs ?? HEARTBEAT_MS);
     heartbeat.unref();
-    let ended = false;
     let forget: NodeJS.Timeout | undefined = undefined; // set once the replay ends
     const end = () => {
       if (ended) return;
