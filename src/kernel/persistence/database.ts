@@ -10,6 +10,7 @@ import { Pool, Client, type PoolConfig } from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../generated/prisma/client';
 import { applyMigrations, pgliteSession, pgSession, type MigrationResult } from './migrations';
+import { pgliteTakingTurns } from './pglite-turns';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
@@ -198,7 +199,7 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
     }
     const pglite = db;
     const prisma = new PrismaClient({
-      adapter: new PrismaPGlite(pglite),
+      adapter: new PrismaPGlite(pgliteTakingTurns(pglite)),
       transactionOptions: { ...DEFAULTS.transactionOptions, ...options.transactionOptions },
     });
     await prisma.$connect();

@@ -52,11 +52,20 @@ function burst(count: number, tag: string): PendingEvent[] {
   });
 }
 
-describe('EventRepository.insert: the bulk statement stores and answers what createMany does', () => {
+describe('EventRepository.insert: one statement for any number of events stores and answers what createMany does', () => {
   const url = process.env.DATABASE_URL || undefined;
   const root = mkdtempSync(path.join(tmpdir(), 'taintwise-event-bulk-'));
   let db: Database;
   const repo = new EventRepository();
+
+  const stored = async (requestId: string) =>
+    (await db.prisma.event.findMany({ where: { requestId }, orderBy: { id: 'asc' } })).map((r) => ({
+      id: String(r.id),
+      type: r.type,
+      subjectKind: r.subjectKind,
+      subjectName: r.subjectName,
+      data: r.data,
+    }));
 
   beforeAll(async () => {
     db = await openDatabase({ databaseUrl: url, dataDir: path.join(root, 'data') });
@@ -66,31 +75,33 @@ describe('EventRepository.insert: the bulk statement stores and answers what cre
     rmSync(root, { recursive: true, force: true });
   });
 
-  it('150 events in one statement equal the same events 30 at a time, and each answer carries its own id', async () => {
+  it('150 events in one statement store what createMany of Prisma stores, and each answer carries its own id', async () => {
     const run = `${Date.now()}`;
     const bulkActor = { name: 'bulk', requestId: `r-${run}` };
-    const smallActor = { name: 'small', requestId: `s-${run}` };
+    const reference = { name: 'reference', requestId: `s-${run}` };
     const answered = await db.prisma.$transaction((tx) =>
       repo.insert(tx as never, bulkActor, burst(150, 'x'), db.kind === 'postgres'),
     );
+    // The reference: the same events through Prisma's createMany, 30 at a time.
     for (let i = 0; i < 150; i += 30)
-      await db.prisma.$transaction((tx) =>
-        repo.insert(tx as never, smallActor, burst(150, 'x').slice(i, i + 30), db.kind === 'postgres'),
-      );
+      await db.prisma.event.createMany({
+        data: burst(150, 'x')
+          .slice(i, i + 30)
+          .map((e) => ({
+            type: e.type,
+            actor: reference.name,
+            requestId: reference.requestId,
+            subjectKind: e.subjectKind,
+            subjectName: e.subjectName,
+            data: e.data as never,
+          })),
+      });
 
-    const stored = async (requestId: string) =>
-      (await db.prisma.event.findMany({ where: { requestId }, orderBy: { id: 'asc' } })).map((r) => ({
-        id: String(r.id),
-        type: r.type,
-        subjectKind: r.subjectKind,
-        subjectName: r.subjectName,
-        data: r.data,
-      }));
     const viaBulk = await stored(bulkActor.requestId);
-    const viaSmall = await stored(smallActor.requestId);
+    const viaCreateMany = await stored(reference.requestId);
     expect(viaBulk).toHaveLength(150);
     const withoutIds = (rows: typeof viaBulk) => rows.map(({ id: _id, ...rest }) => rest);
-    expect(withoutIds(viaBulk)).toEqual(withoutIds(viaSmall));
+    expect(withoutIds(viaBulk)).toEqual(withoutIds(viaCreateMany));
     expect(withoutIds(viaBulk)).toEqual(
       burst(150, 'x').map((e) => ({
         type: e.type,
@@ -103,6 +114,32 @@ describe('EventRepository.insert: the bulk statement stores and answers what cre
     expect(answered.map((e) => ({ id: e.id, type: e.type, subjectName: e.subjectName, data: e.data }))).toEqual(
       viaBulk.map((r) => ({ id: r.id, type: r.type, subjectName: r.subjectName, data: r.data })),
     );
+  });
+
+  it('one event, and a few, go the same way: stored as given, answered with their ids, actor and time', async () => {
+    for (const count of [1, 3]) {
+      const actor = { name: 'few', requestId: `f-${count}-${Date.now()}` };
+      const events = burst(count, `f${count}`);
+      const answered = await db.prisma.$transaction((tx) =>
+        repo.insert(tx as never, actor, events, db.kind === 'postgres'),
+      );
+      const rows = await db.prisma.event.findMany({ where: { requestId: actor.requestId }, orderBy: { id: 'asc' } });
+      expect(rows.map((r) => ({ type: r.type, subjectName: r.subjectName, data: r.data }))).toEqual(
+        events.map((e) => ({ type: e.type, subjectName: e.subjectName, data: e.data })),
+      );
+      expect(answered).toEqual(
+        rows.map((r) => ({
+          id: String(r.id),
+          type: r.type,
+          actor: 'few',
+          requestId: actor.requestId,
+          subjectKind: r.subjectKind,
+          subjectName: r.subjectName,
+          data: r.data,
+          createdAt: r.createdAt.toISOString(),
+        })),
+      );
+    }
   });
 
   it('sends a long string once it repeats under the same key, one per event', () => {

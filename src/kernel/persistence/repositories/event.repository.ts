@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Actor, PendingEvent } from '../change-set';
-import { json, type Db } from '../prisma-types';
+import type { Db } from '../prisma-types';
 import { compactEvents } from './event-rows';
 import type { TaintwiseEvent } from '../../events/event-bus';
 
-/** Above this many events one statement with one JSON document replaces createMany. */
-const BULK_EVENTS = 100;
 /**
  * Held from the events INSERT to COMMIT by every PostgreSQL transaction that writes events: the next one takes its
  * ids only after this one committed, so event ids follow commit order (a sequence alone follows the order of
@@ -39,27 +37,19 @@ export class EventRepository {
   async insert(tx: Db, actor: Actor, events: readonly PendingEvent[], serialize: boolean): Promise<TaintwiseEvent[]> {
     if (events.length === 0) return [];
     if (serialize) await tx.$queryRawUnsafe(EVENT_ORDER_LOCK);
-    if (events.length > BULK_EVENTS) return this.insertMany(tx, actor, events);
-    const rows = await tx.event.createManyAndReturn({
-      data: events.map((e) => ({
-        type: e.type,
-        actor: actor.name,
-        requestId: actor.requestId ?? null,
-        subjectKind: e.subjectKind,
-        subjectName: e.subjectName,
-        data: json(e.data),
-      })),
-    });
-    return rows.map(toEvent);
+    return this.insertMany(tx, actor, events);
   }
 
   /**
-   * Thousands of events (a NoExecute taint over many pods, a burst of evictions) in one statement
-   * with one JSON document parameter: Prisma's createMany binds every value separately (~2.5 ms per
-   * row on PGlite), and even one array parameter per column costs the driver a conversion per
-   * element; one JSON document, unpacked in SQL, is about twice as fast again. The document is
-   * compact (`compactEvents`: rows as arrays, a long string repeated across events sent once). Ids
-   * are assigned in `ord` order, so sorting the returned rows by id pairs them with their events.
+   * Any number of events (one for a cordon, thousands for a NoExecute taint over many pods or a burst of
+   * evictions) in one statement with one JSON document parameter. Prisma's createMany binds every value
+   * separately (~2.5 ms per row on PGlite), and even one array parameter per column costs the driver a
+   * conversion per element; one JSON document, unpacked in SQL, is about twice as fast again. Small
+   * counts went through createManyAndReturn until 2026-11-27: Prisma compiles a query plan per distinct
+   * row count (the list of rows is not a parameter), 3-20 ms each, paid inside the eviction sweeps that
+   * evict a node's pods (bench/ANALYSIS.md). The document is compact (`compactEvents`: rows as arrays, a
+   * long string repeated across events sent once). Ids are assigned in `ord` order, so sorting the
+   * returned rows by id pairs them with their events.
    */
   private async insertMany(tx: Db, actor: Actor, events: readonly PendingEvent[]): Promise<TaintwiseEvent[]> {
     const doc = compactEvents(events);
