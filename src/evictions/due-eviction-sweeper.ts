@@ -119,9 +119,9 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
   }
 
   private async batchChecked(scope: Scope): Promise<number> {
-    // One turn of the event loop first. On embedded storage a batch never waits for I/O (PGlite runs in this
-    // thread), so without it a sweep of several batches ran as one unbroken chain: the events of the first
-    // batch, published at its COMMIT, left only when the last batch had committed, and every request waited.
+    // One turn of the event loop first, so the events the batch before published at its COMMIT are written to
+    // watchers before this batch takes its clock and its rows. On embedded storage a batch never waits for I/O
+    // (PGlite runs in this thread): without it, a sweep's first 5,000 events left when the last batch committed.
     await setImmediate();
     // Shutting down: fail, so the firing stays with the timers (retried, or re-armed at start-up).
     if (this.stopped) throw new Error('the eviction sweeper is shutting down');

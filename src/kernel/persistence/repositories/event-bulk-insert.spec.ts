@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { PendingEvent } from '../change-set';
-import { openDatabase, type Database } from '../database';
+import { specDatabase } from '../testing/spec-database';
 import { compactEvents } from './event-rows';
 import { EventRepository } from './event.repository';
 
@@ -53,13 +50,11 @@ function burst(count: number, tag: string): PendingEvent[] {
 }
 
 describe('EventRepository.insert: one statement for any number of events stores and answers what createMany does', () => {
-  const url = process.env.DATABASE_URL || undefined;
-  const root = mkdtempSync(path.join(tmpdir(), 'taintwise-event-bulk-'));
-  let db: Database;
+  const db = specDatabase('event-bulk');
   const repo = new EventRepository();
 
   const stored = async (requestId: string) =>
-    (await db.prisma.event.findMany({ where: { requestId }, orderBy: { id: 'asc' } })).map((r) => ({
+    (await db().prisma.event.findMany({ where: { requestId }, orderBy: { id: 'asc' } })).map((r) => ({
       id: String(r.id),
       type: r.type,
       subjectKind: r.subjectKind,
@@ -67,24 +62,16 @@ describe('EventRepository.insert: one statement for any number of events stores 
       data: r.data,
     }));
 
-  beforeAll(async () => {
-    db = await openDatabase({ databaseUrl: url, dataDir: path.join(root, 'data') });
-  });
-  afterAll(async () => {
-    await db?.close();
-    rmSync(root, { recursive: true, force: true });
-  });
-
   it('150 events in one statement store what createMany of Prisma stores, and each answer carries its own id', async () => {
     const run = `${Date.now()}`;
     const bulkActor = { name: 'bulk', requestId: `r-${run}` };
     const reference = { name: 'reference', requestId: `s-${run}` };
-    const answered = await db.prisma.$transaction((tx) =>
-      repo.insert(tx as never, bulkActor, burst(150, 'x'), db.kind === 'postgres'),
+    const answered = await db().prisma.$transaction((tx) =>
+      repo.insert(tx as never, bulkActor, burst(150, 'x'), db().kind === 'postgres'),
     );
     // The reference: the same events through Prisma's createMany, 30 at a time.
     for (let i = 0; i < 150; i += 30)
-      await db.prisma.event.createMany({
+      await db().prisma.event.createMany({
         data: burst(150, 'x')
           .slice(i, i + 30)
           .map((e) => ({
@@ -120,10 +107,10 @@ describe('EventRepository.insert: one statement for any number of events stores 
     for (const count of [1, 3]) {
       const actor = { name: 'few', requestId: `f-${count}-${Date.now()}` };
       const events = burst(count, `f${count}`);
-      const answered = await db.prisma.$transaction((tx) =>
-        repo.insert(tx as never, actor, events, db.kind === 'postgres'),
+      const answered = await db().prisma.$transaction((tx) =>
+        repo.insert(tx as never, actor, events, db().kind === 'postgres'),
       );
-      const rows = await db.prisma.event.findMany({ where: { requestId: actor.requestId }, orderBy: { id: 'asc' } });
+      const rows = await db().prisma.event.findMany({ where: { requestId: actor.requestId }, orderBy: { id: 'asc' } });
       expect(rows.map((r) => ({ type: r.type, subjectName: r.subjectName, data: r.data }))).toEqual(
         events.map((e) => ({ type: e.type, subjectName: e.subjectName, data: e.data })),
       );

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Taint } from '../../../domain/types';
-import { openDatabase, type Database } from '../database';
+import { specDatabase } from '../testing/spec-database';
 import { compactRows, EvictionRepository, type NewEvictionRow } from './eviction.repository';
 
 jest.setTimeout(120_000);
@@ -14,18 +11,8 @@ jest.setTimeout(120_000);
  * same input. Embedded PGlite by default; the PostgreSQL mode with DATABASE_URL (a migrated database).
  */
 describe('EvictionRepository.insert: the bulk statement stores what createMany stores', () => {
-  const url = process.env.DATABASE_URL || undefined;
-  const root = mkdtempSync(path.join(tmpdir(), 'taintwise-eviction-bulk-'));
-  let db: Database;
+  const db = specDatabase('eviction-bulk');
   const repo = new EvictionRepository();
-
-  beforeAll(async () => {
-    db = await openDatabase({ databaseUrl: url, dataDir: path.join(root, 'data') });
-  });
-  afterAll(async () => {
-    await db?.close();
-    rmSync(root, { recursive: true, force: true });
-  });
 
   const drain: Taint = {
     key: 'maintenance.example.com/drain',
@@ -66,7 +53,7 @@ describe('EvictionRepository.insert: the bulk statement stores what createMany s
   }
 
   async function stored(tag: string) {
-    const rows = await db.prisma.eviction.findMany({
+    const rows = await db().prisma.eviction.findMany({
       where: { podName: { startsWith: `${tag}-pod-` } },
       orderBy: { evictAt: 'asc' },
     });
@@ -87,8 +74,8 @@ describe('EvictionRepository.insert: the bulk statement stores what createMany s
     const run = randomUUID().slice(0, 8);
     const bulk = rowsFor(120, `bulk-${status}-${run}`);
     const small = rowsFor(120, `small-${status}-${run}`);
-    await repo.insert(db.prisma, bulk, outcome);
-    for (let i = 0; i < small.length; i += 10) await repo.insert(db.prisma, small.slice(i, i + 10), outcome);
+    await repo.insert(db().prisma, bulk, outcome);
+    for (let i = 0; i < small.length; i += 10) await repo.insert(db().prisma, small.slice(i, i + 10), outcome);
     const viaBulk = await stored(`bulk-${status}-${run}`);
     expect(viaBulk).toHaveLength(120);
     expect(viaBulk).toEqual(await stored(`small-${status}-${run}`));

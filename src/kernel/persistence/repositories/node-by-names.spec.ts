@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { openDatabase, type Database } from '../database';
+import { specDatabase } from '../testing/spec-database';
 import { NodeRepository } from './node.repository';
 
 jest.setTimeout(120_000);
@@ -11,16 +8,13 @@ jest.setTimeout(120_000);
  * findUnique, so it is the reference: the same stored node, field for field, in the database's name order.
  */
 describe('NodeRepository.findByNames: the nodes Prisma reads, in name order', () => {
-  const url = process.env.DATABASE_URL || undefined;
-  const root = mkdtempSync(path.join(tmpdir(), 'taintwise-node-by-names-'));
-  let db: Database;
+  const db = specDatabase('node-by-names');
   const repo = new NodeRepository();
   const run = `n${Date.now()}`;
 
   beforeAll(async () => {
-    db = await openDatabase({ databaseUrl: url, dataDir: path.join(root, 'data') });
     const added = new Date('2026-11-27T00:00:00.000Z');
-    await repo.create(db.prisma as never, {
+    await repo.create(db().prisma, {
       name: `${run}-b`,
       labels: { 'kubernetes.io/hostname': `${run}-b`, zone: 'a' },
       taints: [
@@ -34,7 +28,7 @@ describe('NodeRepository.findByNames: the nodes Prisma reads, in name order', ()
       ],
       allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
     });
-    await repo.create(db.prisma as never, {
+    await repo.create(db().prisma, {
       name: `${run}-a`,
       labels: {},
       taints: [],
@@ -43,16 +37,12 @@ describe('NodeRepository.findByNames: the nodes Prisma reads, in name order', ()
       allocatable: null,
     });
   });
-  afterAll(async () => {
-    await db?.close();
-    rmSync(root, { recursive: true, force: true });
-  });
 
   it('answers what findByName answers for each, sorted by name, and leaves out names that do not exist', async () => {
     const names = [`${run}-b`, `${run}-missing`, `${run}-a`];
-    const found = await repo.findByNames(db.prisma as never, names);
+    const found = await repo.findByNames(db().prisma, names);
     expect(found.map((n) => n.name)).toEqual([`${run}-a`, `${run}-b`]);
-    for (const node of found) expect(node).toEqual(await repo.findByName(db.prisma as never, node.name));
+    for (const node of found) expect(node).toEqual(await repo.findByName(db().prisma, node.name));
     expect(found[1].taints.map((t) => [t.key, t.respectBudgets ?? false])).toEqual([
       ['dedicated', false],
       ['drain', true],
@@ -61,7 +51,7 @@ describe('NodeRepository.findByNames: the nodes Prisma reads, in name order', ()
   });
 
   it('answers an empty list for no names, and for names of which none exists', async () => {
-    expect(await repo.findByNames(db.prisma as never, [])).toEqual([]);
-    expect(await repo.findByNames(db.prisma as never, [`${run}-none`])).toEqual([]);
+    expect(await repo.findByNames(db().prisma, [])).toEqual([]);
+    expect(await repo.findByNames(db().prisma, [`${run}-none`])).toEqual([]);
   });
 });

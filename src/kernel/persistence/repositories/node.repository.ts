@@ -56,13 +56,13 @@ export class NodeRepository {
     }));
   }
 
-  /** Every node, in pages of a few thousand (start-up snapshot load). */
   /** Every node's name and labels, by name (what a label selector needs, without taints). */
   async namesAndLabels(db: Db): Promise<Array<{ name: string; labels: Record<string, string> }>> {
     const rows = await db.node.findMany({ select: { name: true, labels: true }, orderBy: { name: 'asc' } });
     return rows.map((r) => ({ name: r.name, labels: (r.labels ?? {}) as Record<string, string> }));
   }
 
+  /** Every node, in pages of a few thousand (start-up snapshot load). */
   async findAll(db: Db, pageSize = 2000): Promise<StoredNode[]> {
     const all: StoredNode[] = [];
     let cursor: string | undefined;

@@ -1,9 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { PodToPlan } from '../../model/stored-objects';
-import { openDatabase, type Database } from '../database';
+import { specDatabase } from '../testing/spec-database';
 import { PodRepository, type PodWrite } from './pod.repository';
 
 jest.setTimeout(120_000);
@@ -13,20 +10,10 @@ jest.setTimeout(120_000);
  * pods `findActiveOnNodes` answers, in the same order. Embedded PGlite by default; PostgreSQL with DATABASE_URL.
  */
 describe('PodRepository.findToPlanOnNodes: the planner fields of findActiveOnNodes, in its order', () => {
-  const url = process.env.DATABASE_URL || undefined;
-  const root = mkdtempSync(path.join(tmpdir(), 'taintwise-pod-plan-rows-'));
-  let db: Database;
+  const db = specDatabase('pod-plan-rows');
   const repo = new PodRepository();
   // A PostgreSQL database may hold earlier runs' pods: this run's nodes and uids are its own.
   const tag = randomUUID().slice(0, 8);
-
-  beforeAll(async () => {
-    db = await openDatabase({ databaseUrl: url, dataDir: path.join(root, 'data') });
-  });
-  afterAll(async () => {
-    await db?.close();
-    rmSync(root, { recursive: true, force: true });
-  });
 
   const pod = (i: number, over: Partial<PodWrite>): PodWrite => ({
     namespace: `ns-${i % 3}`,
@@ -59,10 +46,10 @@ describe('PodRepository.findToPlanOnNodes: the planner fields of findActiveOnNod
       pod(63, { name: `odd\u001fname-${tag}` }), // the separator in a name: read again whole
       pod(64, { namespace: 'é-namespace', name: 'ünïcode "quoted"' }),
     ];
-    await repo.upsertPods(db.prisma, pods, new Date('2026-11-25T10:00:00.000Z'));
+    await repo.upsertPods(db().prisma, pods, new Date('2026-11-25T10:00:00.000Z'));
     const nodes = [0, 1, 2].map((i) => `plan-${tag}-node-${i}`);
-    const whole = await repo.findActiveOnNodes(db.prisma, nodes);
-    const toPlan = await repo.findToPlanOnNodes(db.prisma, nodes);
+    const whole = await repo.findActiveOnNodes(db().prisma, nodes);
+    const toPlan = await repo.findToPlanOnNodes(db().prisma, nodes);
     const fields = (p: PodToPlan): PodToPlan => ({
       namespace: p.namespace,
       name: p.name,
@@ -77,6 +64,6 @@ describe('PodRepository.findToPlanOnNodes: the planner fields of findActiveOnNod
     expect(toPlan.map(fields)).toEqual(whole.map(fields));
     const odd = (p: PodToPlan) => p.name === `odd\u001fname-${tag}`;
     expect(toPlan.find(odd)).toEqual(whole.find(odd));
-    expect(await repo.findToPlanOnNodes(db.prisma, [])).toEqual([]);
+    expect(await repo.findToPlanOnNodes(db().prisma, [])).toEqual([]);
   });
 });
