@@ -7,7 +7,8 @@
  *   node -r @swc-node/register bench/experiments/node-args-ab.ts --data /tmp/tw-inv-5000 \
  *     --variants "default=;pool1=--v8-pool-size=1" [--rounds 3] [--rate 1000] [--duration 30] [--warm 10] \
  *     [--closed-first] [--hold-inventory] [--loader-child] [--closed-child]
- * A variant is `name=flags` (flags space-separated, may be empty); variants are separated by `;`.
+ * A variant is `name=flags` (flags space-separated, may be empty); variants are separated by `;`. A flag `@<path>`
+ * runs that compiled entry instead of this tree's dist/main.js (e.g. `before=@/tmp/before/dist/main.js;after=`).
  */
 import { chunkList, generateInventory } from '../generate-inventory';
 import { http } from '../lib/http';
@@ -55,10 +56,12 @@ async function main() {
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? variants : [...variants].reverse();
     for (const variant of order) {
+      // a flag `@<path>` names another compiled entry (a tree built from an earlier commit); the rest are node flags
+      const entry = variant.flags.find((f) => f.startsWith('@'))?.slice(1) ?? `${REPO_ROOT}/dist/main.js`;
       const { service } = await Service.start({
-        entry: `${REPO_ROOT}/dist/main.js`,
+        entry,
         env: { DATA_DIR: data, BENCH_OPS_ROUTES: 'true' },
-        nodeArgs: ['--expose-gc', ...variant.flags],
+        nodeArgs: ['--expose-gc', ...variant.flags.filter((f) => !f.startsWith('@'))],
       });
       try {
         let n = 0;
@@ -122,6 +125,15 @@ async function main() {
         const aroundMax = others!.during(open.maxAt - 300, open.maxAt + open.latencyMs.max);
         const names = (top: ForeignProcessCpu[]) => top.map((p) => `${p.name} ${p.ms}`).join(', ');
         const closed = closedBefore ?? (await closedLoop());
+        // the service's GC pauses inside the open loop's window, as bench/run.ts reports them
+        const gcs = await http(service.url, 'GET', `/ops/gc-pauses?since=${open.windowStart}`);
+        const inside: Array<{ ms: number; kind: string; reasons?: string[] }> =
+          gcs.status === 200 ? gcs.body.pauses.filter((p: { at: number }) => p.at <= open.windowEnd) : [];
+        const majors = inside.filter((p) => p.kind === 'major');
+        const gcLine =
+          `GC in the window: ${inside.length} pauses, longest ${Math.max(0, ...inside.map((p) => p.ms)).toFixed(1)} ms, ` +
+          `${inside.filter((p) => p.ms > 20).length} over 20 ms, ${majors.length} major ` +
+          `(${majors.map((p) => `${p.ms.toFixed(1)}${p.reasons ? ` ${p.reasons.join('+')}` : ''}`).join(', ')})`;
         const heap = await http(service.url, 'POST', '/ops/heap');
         const l = open.latencyMs;
         log(
@@ -129,7 +141,7 @@ async function main() {
             `max ${l.max.toFixed(1)} ms, ${openCpu.toFixed(3)} ms CPU/req, send lag max ${open.sendLagMs.max.toFixed(1)}, ` +
             `peak in flight ${open.peakInFlight}; ` +
             `closed c=16: ${Math.round(closed.rps)} req/s, ${closed.serverCpuMsPerRequest?.toFixed(3)} ms CPU/req; ` +
-            `forced GC ${heap.body.gcMs?.toFixed(1)} ms; max at ${new Date(open.maxAt).toISOString().slice(11, 23)}, ` +
+            `forced GC ${heap.body.gcMs?.toFixed(1)} ms; ${gcLine}; max at ${new Date(open.maxAt).toISOString().slice(11, 23)}, ` +
             `other processes ${foreign.totalMs} ms in the window (${names(foreign.top)}), ` +
             `${aroundMax.ms} ms around the max (${names(aroundMax.top)}); load ${loadAverage()
               .map((x) => x.toFixed(2))
