@@ -42,7 +42,7 @@ describe('GcPauses', () => {
     [constants.NODE_PERFORMANCE_GC_FLAGS_NO, undefined],
     [constants.NODE_PERFORMANCE_GC_FLAGS_FORCED, ['forced']],
     [constants.NODE_PERFORMANCE_GC_FLAGS_ALL_EXTERNAL_MEMORY, ['external-memory']],
-    [constants.NODE_PERFORMANCE_GC_FLAGS_SCHEDULE_IDLE, ['idle']],
+    [constants.NODE_PERFORMANCE_GC_FLAGS_SCHEDULE_IDLE, ['old-generation-limit']],
     [
       constants.NODE_PERFORMANCE_GC_FLAGS_FORCED | constants.NODE_PERFORMANCE_GC_FLAGS_ALL_AVAILABLE_GARBAGE,
       ['forced', 'all-available-garbage'],

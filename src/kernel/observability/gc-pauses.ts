@@ -9,14 +9,19 @@ export interface GcPause {
   kind: GcKind;
   /**
    * Why V8 collected, when it says (perf_hooks' flags): `forced` (gc(), a heap snapshot), `external-memory`
-   * (Buffers and other memory outside the heap grew past V8's limit), `idle`, `all-available-garbage`,
-   * `synchronous-phantom`, `construct-retained`. Absent for an ordinary collection.
+   * (Buffers and other memory outside the heap grew past V8's limit), `old-generation-limit`,
+   * `all-available-garbage`, `synchronous-phantom`, `construct-retained`. Absent for an ordinary collection.
    */
   reasons?: GcReason[];
 }
 
 export type GcReason =
-  'construct-retained' | 'forced' | 'synchronous-phantom' | 'all-available-garbage' | 'external-memory' | 'idle';
+  | 'construct-retained'
+  | 'forced'
+  | 'synchronous-phantom'
+  | 'all-available-garbage'
+  | 'external-memory'
+  | 'old-generation-limit';
 
 export type GcKind = 'minor' | 'major' | 'incremental' | 'weakcb' | 'other';
 
@@ -33,7 +38,11 @@ const REASONS: Array<[number, GcReason]> = [
   [constants.NODE_PERFORMANCE_GC_FLAGS_SYNCHRONOUS_PHANTOM_PROCESSING, 'synchronous-phantom'],
   [constants.NODE_PERFORMANCE_GC_FLAGS_ALL_AVAILABLE_GARBAGE, 'all-available-garbage'],
   [constants.NODE_PERFORMANCE_GC_FLAGS_ALL_EXTERNAL_MEMORY, 'external-memory'],
-  [constants.NODE_PERFORMANCE_GC_FLAGS_SCHEDULE_IDLE, 'idle'],
+  // V8's kGCCallbackScheduleIdleGarbageCollection: despite its name, V8 passes it when it starts incremental
+  // marking because the old generation reached its allocation limit (heap.cc,
+  // StartIncrementalMarkingIfAllocationLimitIsReached), so it marks the ordinary major collection of a growing
+  // heap, not one run in idle time.
+  [constants.NODE_PERFORMANCE_GC_FLAGS_SCHEDULE_IDLE, 'old-generation-limit'],
 ];
 
 /** The reasons a GC entry's flags name, or undefined when it names none. */
