@@ -130,10 +130,10 @@ function isRawRoute(request: FastifyRequest): boolean {
  * Request id echoed back, and the request-duration histogram by route template and status.
  *
  * Both hooks take Fastify's callback form, not `async`. With an async onSend hook, under a steady 1,000 requests a
- * second, every minor collection moved ~6 MB (~12 KB a request, 12-25 % of all that was allocated) into the old
- * generation: the requests' objects were kept alive from dead ones already promoted, so the old generation filled
- * every ~7 s and its collections stopped the service for 100-200 ms at a time (bench/ANALYSIS.md, "Requests that
- * were promoted"). With the callback form the same load promotes ~0.1 MB in all.
+ * second, every minor collection moved 12-25 % of all that was allocated (~6-10 MB) into the old generation: the
+ * requests' objects were kept alive from dead ones already promoted, so the old generation filled every few seconds
+ * and the open loop's worst answers waited 100-200 ms around its collections (bench/ANALYSIS.md, "requests that
+ * were promoted"). With the callback form (and json-body.ts) the same load promotes ~0.1 %.
  */
 function installRequestHooks(fastify: FastifyInstance, metrics: Metrics): void {
   fastify.addHook('onSend', (request, reply, payload, done) => {
