@@ -12,7 +12,7 @@ export type ParserDone = (error: Error | null, body?: unknown) => void;
  * Not Fastify's getDefaultJsonParser(): it calls `done`, and with it the whole handler chain, inside its try block.
  * So a synchronous throw downstream came back as "not valid JSON", and, measured under a steady 1,000 distinct
  * feasible-nodes questions a second, every minor collection promoted ~6 MB of the requests' objects into the old
- * generation (12 % of all allocated), which then filled every ~7 s (bench/ANALYSIS.md, "Requests that were
+ * generation (12 % of all allocated), which then filled every ~7 s (bench/ANALYSIS.md, "requests that were
  * promoted"). Here the body is parsed first and `done` is called after the try: ~0 promoted.
  */
 export function parseJsonBody(text: string, done: ParserDone): void {
