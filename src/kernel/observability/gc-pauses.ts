@@ -10,7 +10,8 @@ export interface GcPause {
   /**
    * Why V8 collected, when it says (perf_hooks' flags): `forced` (gc(), a heap snapshot), `external-memory`
    * (Buffers and other memory outside the heap grew past V8's limit), `old-generation-limit`,
-   * `all-available-garbage`, `synchronous-phantom`, `construct-retained`. Absent when V8 names none (every minor collection).
+   * `all-available-garbage`, `synchronous-phantom`, `construct-retained`. Absent when V8 names none (every minor
+   * collection).
    */
   reasons?: GcReason[];
 }
