@@ -66,6 +66,14 @@ export interface GeneratedInventory {
   zones: string[];
 }
 
+/** What the measurements need of an inventory once it is imported: everything but the objects themselves. */
+export type InventoryFacts = Omit<GeneratedInventory, 'items'>;
+
+export function inventoryFacts(inv: GeneratedInventory): InventoryFacts {
+  const { items: _objects, ...facts } = inv;
+  return facts;
+}
+
 export { DRAIN_TAINT } from './inventory/catalog';
 import {
   DRAIN_TAINT,

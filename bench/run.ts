@@ -10,7 +10,13 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { measureCeiling } from './ceiling';
-import { chunkList, generateInventory, type GeneratedInventory } from './generate-inventory';
+import {
+  chunkList,
+  generateInventory,
+  inventoryFacts,
+  type GeneratedInventory,
+  type InventoryFacts,
+} from './generate-inventory';
 import { http, listAll } from './lib/http';
 import { measureKubeLists, type KubeListFigures } from './lib/kube-lists';
 import { runLoadInChild, type ChildLoadRequest } from './lib/load-process';
@@ -168,59 +174,46 @@ async function main(): Promise<number> {
   serviceEntry = entry;
 
   log(`generating ${settings.nodes} nodes, ${settings.pods} pods (seed ${settings.seed})`);
-  let inv = generateInventory({
-    nodes: settings.nodes,
-    pods: settings.pods,
-    seed: settings.seed,
-    drainSeconds: settings.drainSeconds,
-  });
-  let chunks = chunkList(inv.items, settings.chunkSize).map((c) => JSON.stringify(c));
-  const bytes = chunks.reduce((s, c) => s + Buffer.byteLength(c), 0);
-  const taintSets = new Set(
-    inv.items
-      .filter((i) => i.kind === 'Node')
-      .map((n) => JSON.stringify((n.spec.taints ?? []).map((t: any) => [t.key, t.value ?? '', t.effect]))),
-  );
-  results.inventory = {
-    seed: settings.seed,
-    nodes: inv.nodeCount,
-    pods: inv.podCount,
-    pending: inv.items.filter((i) => i.kind === 'Pod' && !i.spec.nodeName).length,
-    megabytes: bytes / 1e6,
-    chunkSize: settings.chunkSize,
-    chunks: chunks.length,
-    distinctTaintSets: taintSets.size,
-    pools: Object.fromEntries(Object.entries(inv.pools).map(([k, v]) => [k, v.length])),
-    podsBy: inv.podsBy,
-    dense: inv.dense,
-    drainSeconds: settings.drainSeconds,
+  const generateObjects = () =>
+    generateInventory({
+      nodes: settings.nodes,
+      pods: settings.pods,
+      seed: settings.seed,
+      drainSeconds: settings.drainSeconds,
+    });
+  const generate = (): ImportBatch => {
+    const inv = generateObjects();
+    return { inv, chunks: chunkList(inv.items, settings.chunkSize).map((c) => JSON.stringify(c)) };
   };
+  // The objects and their import chunks (~340 MB at full size) are held only until a mode has imported them
+  // (runMode takes them): an idle process holding them ran major collections on both cores after each busy
+  // phase, and on a 2-core machine the service and its loader were left one core (bench/ANALYSIS.md).
+  let batch: ImportBatch | undefined = generate();
+  results.inventory = describeInventory(batch, settings);
+  const facts = inventoryFacts(batch.inv);
+  const cases = podMix(batch.inv);
   log(
-    `inventory: ${inv.nodeCount} nodes, ${inv.podCount} pods, ${(bytes / 1e6).toFixed(1)} MB in ${chunks.length} chunks`,
+    `inventory: ${facts.nodeCount} nodes, ${facts.podCount} pods, ${results.inventory.megabytes.toFixed(1)} MB in ${batch.chunks.length} chunks`,
   );
-  const cases = podMix(inv);
 
-  for (const [i, mode] of settings.modes.entries()) {
+  for (const mode of settings.modes) {
     log(`=== mode ${mode}`);
-    // Timestamps relative to the mode's start: the NotReady nodes' NoExecute taints are minutes old,
-    // as in a live cluster, not overdue because an earlier mode took a while (same seed: same objects).
-    if (i > 0) {
-      inv = generateInventory({
-        nodes: settings.nodes,
-        pods: settings.pods,
-        seed: settings.seed,
-        drainSeconds: settings.drainSeconds,
-      });
-      chunks = chunkList(inv.items, settings.chunkSize).map((c) => JSON.stringify(c));
-    }
-    results.modes.push(await runMode(mode, settings, inv, chunks, cases));
+    // A mode after the first imports objects generated at its start: the NotReady nodes' NoExecute taints are
+    // minutes old, as in a live cluster, not overdue because an earlier mode took a while (same seed: same objects).
+    const take = (): ImportBatch => {
+      const taken = batch ?? generate();
+      batch = undefined;
+      return taken;
+    };
+    results.modes.push(await runMode(mode, settings, facts, cases, take));
+    batch = undefined;
   }
 
   log('ceiling: decideFeasibleNodes in-process');
   try {
     results.ceiling = settings.serviceDir
       ? await ceilingIn(settings)
-      : { status: 'ok', ...measureCeiling(inv, cases, settings.ceilingSec) };
+      : { status: 'ok', ...measureCeiling(generateObjects(), cases, settings.ceilingSec) };
     log(`ceiling: ${Math.round((results.ceiling as any).opsPerSec)} ops/s`);
   } catch (e) {
     results.ceiling = fail(e);
@@ -267,9 +260,9 @@ async function main(): Promise<number> {
 async function runMode(
   mode: ModeName,
   s: Settings,
-  inv: GeneratedInventory,
-  chunks: string[],
+  inv: InventoryFacts,
   cases: PodCase[],
+  takeObjects: () => ImportBatch,
 ): Promise<ModeResult> {
   const result: ModeResult = { mode, storage: '', status: 'ok', loadAverage: { start: load() } };
   let storage: Storage;
@@ -309,7 +302,7 @@ async function runMode(
     service = current.service = cold.service;
     result.coldStart = { status: 'ok', readyMs: cold.readyMs };
     log(`${mode}: cold start ${Math.round(cold.readyMs)} ms; importing`);
-    result.import = await measureImport(service, chunks, inv);
+    result.import = await measureImport(service, takeObjects());
     result.loadAverage.import = load();
     log(
       `${mode}: import ${result.import.status} ${result.import.objectsPerSec ? `${Math.round(result.import.objectsPerSec)} objects/s` : (result.import.note ?? '')}`,
@@ -494,7 +487,35 @@ function describeLoad(f: Figure): string {
 // ---------------------------------------------------------------------------------------------
 // Import
 
-async function measureImport(service: Service, chunks: string[], inv: GeneratedInventory): Promise<Figure> {
+/** A generated inventory and its import chunks. */
+interface ImportBatch {
+  inv: GeneratedInventory;
+  chunks: string[];
+}
+
+function describeInventory({ inv, chunks }: ImportBatch, settings: Settings) {
+  const taintSets = new Set(
+    inv.items
+      .filter((i) => i.kind === 'Node')
+      .map((n) => JSON.stringify((n.spec.taints ?? []).map((t: any) => [t.key, t.value ?? '', t.effect]))),
+  );
+  return {
+    seed: settings.seed,
+    nodes: inv.nodeCount,
+    pods: inv.podCount,
+    pending: inv.items.filter((i) => i.kind === 'Pod' && !i.spec.nodeName).length,
+    megabytes: chunks.reduce((s, c) => s + Buffer.byteLength(c), 0) / 1e6,
+    chunkSize: settings.chunkSize,
+    chunks: chunks.length,
+    distinctTaintSets: taintSets.size,
+    pools: Object.fromEntries(Object.entries(inv.pools).map(([k, v]) => [k, v.length])),
+    podsBy: inv.podsBy,
+    dense: inv.dense,
+    drainSeconds: settings.drainSeconds,
+  };
+}
+
+async function measureImport(service: Service, { chunks, inv }: ImportBatch): Promise<Figure> {
   const chunkMs: number[] = [];
   let itemErrors = 0;
   const started = performance.now();
@@ -578,7 +599,7 @@ async function measureFeasibleRest(
   service: Service,
   s: Settings,
   cases: PodCase[],
-  inv: GeneratedInventory,
+  inv: InventoryFacts,
 ): Promise<Figure> {
   try {
     const usable: PodCase[] = [];
@@ -834,7 +855,7 @@ async function measureHeap(service: Service): Promise<Figure> {
 async function measureTaintImpact(
   service: Service,
   s: Settings,
-  inv: GeneratedInventory,
+  inv: InventoryFacts,
   connections: number,
   extra: Record<string, unknown> = {},
 ): Promise<Figure> {
@@ -868,7 +889,7 @@ async function measureTaintImpact(
 
 /** The first list of every budget after a change: every status is derived again from the snapshot. */
 /** Issue 12: the full node list and `kubectl get pods -A` through the Kubernetes API. */
-async function measureKubeListsFigure(service: Service, inv: GeneratedInventory): Promise<Figure> {
+async function measureKubeListsFigure(service: Service, inv: InventoryFacts): Promise<Figure> {
   try {
     return { status: 'ok', ...(await measureKubeLists(service.url, inv.podCount)) };
   } catch (e) {
@@ -909,7 +930,7 @@ async function measureTaintCommit(
   service: Service,
   storage: Storage,
   s: Settings,
-  inv: GeneratedInventory,
+  inv: InventoryFacts,
 ): Promise<Figure> {
   try {
     const names = inv.pools['batch-a'];
@@ -959,7 +980,7 @@ async function measureTaintCommit(
   }
 }
 
-async function measureEvictionLag(service: Service, s: Settings, inv: GeneratedInventory): Promise<Figure> {
+async function measureEvictionLag(service: Service, s: Settings, inv: InventoryFacts): Promise<Figure> {
   try {
     const names = inv.pools['batch-b'];
     const nodes = new Set(names);
@@ -1033,7 +1054,7 @@ async function measureEvictionLag(service: Service, s: Settings, inv: GeneratedI
  * and per message its arrival − the answer (the commit), over every event the taint committed
  * (counted in the audit log by the request id the bench sends).
  */
-async function measureWebhookLag(service: Service, inv: GeneratedInventory, baseline?: Figure): Promise<Figure> {
+async function measureWebhookLag(service: Service, inv: InventoryFacts, baseline?: Figure): Promise<Figure> {
   const receiver = await new BenchWebhookReceiver().start();
   let hookId: string | undefined;
   try {

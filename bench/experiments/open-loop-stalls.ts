@@ -5,9 +5,10 @@
  * the monotonic clock), the service under --cpu-prof; then the open loop (bench/lib/open-loop.ts) and,
  * per stall of the service, the functions the profile sampled while the loop was stopped.
  *   node -r @swc-node/register bench/experiments/open-loop-stalls.ts --nodes 5000 --pods 150000 \
- *     --data /tmp/tw-inv-5000 --rate 1000 --warm 20 --duration 60 [--entry dist/main.js] [--hold-inventory]
+ *     --data /tmp/tw-inv-5000 --rate 1000 --warm 20 --duration 60 [--entry dist/main.js] [--hold-inventory] [--child]
  * --hold-inventory keeps the generated inventory (objects and import chunks) alive in the loader during
- * the run, as bench/run.ts does; without it the loader holds nothing but its own requests.
+ * the run, as bench/run.ts does; without it the loader holds nothing but its own requests. --child: the profiled
+ * loop's loader runs in a process of its own (bench/lib/open-loop-process.ts), as bench/run.ts runs it.
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,26 +46,8 @@ async function main() {
   const entry = arg('entry') ?? compileService(REPO_ROOT).entry;
   log(`service entry ${entry}; output in ${out}`);
 
-  const inv = generateInventory({ nodes, pods, seed: 42 });
-  const cases = podMix(inv);
-  let chunks: string[] | undefined;
   const env = { DATA_DIR: data, BENCH_OPS_ROUTES: 'true' };
-  if (!existsSync(join(data, '.imported'))) {
-    rmSync(data, { recursive: true, force: true });
-    mkdirSync(data, { recursive: true });
-    chunks = chunkList(inv.items, 10_000).map((c) => JSON.stringify(c));
-    const { service } = await Service.start({ entry, env, logLevel: 'warn' });
-    for (const chunk of chunks) {
-      const r = await http(service.url, 'POST', '/v1/import', chunk);
-      if (r.status >= 300) throw new Error(`import answered ${r.status}: ${r.text.slice(0, 300)}`);
-    }
-    await service.stop();
-    writeFileSync(join(data, '.imported'), '');
-    log(`imported ${inv.nodeCount} nodes, ${inv.podCount} pods into ${data}`);
-  }
-  const held = argv.includes('--hold-inventory')
-    ? { inv, chunks: chunks ?? chunkList(inv.items, 10_000).map((c) => JSON.stringify(c)) }
-    : undefined;
+  const { cases, held } = await prepareInventory(nodes, pods, data, entry, env, argv.includes('--hold-inventory'));
 
   const probe = join(REPO_ROOT, 'bench', 'experiments', 'stall-probe.cjs');
   const serviceStalls = join(out, 'service-stalls.jsonl');
@@ -110,7 +93,17 @@ async function main() {
       );
     }
   const cpu0 = service.cpuSeconds();
-  const r = await runOpenLoop({ url, path, body, ratePerSec: rate, durationSec: duration });
+  // --child: the profiled loop from a loader in its own process, as bench/run.ts runs it.
+  const r = argv.includes('--child')
+    ? await runOpenLoopInChild({
+        url,
+        path,
+        bodies: inline.map((c) => c.body),
+        tag: 'stall-profiled',
+        ratePerSec: rate,
+        durationSec: duration,
+      })
+    : await runOpenLoop({ url, path, body, ratePerSec: rate, durationSec: duration });
   const cpuMs = ((service.cpuSeconds() - cpu0) * 1000) / r.ok;
   const gc = await http(service.url, 'GET', `/ops/gc-pauses?since=${r.windowStart}`);
   await service.stop();
@@ -143,6 +136,10 @@ async function main() {
       .join(' ')}`,
   );
   log(`service stalls > 20 ms in the window: ${svc.length}`);
+  const slowest = svc.filter((s) => s.at <= r.maxAt + l.max && s.at + s.ms >= r.maxAt);
+  log(
+    `the slowest request was scheduled at ${new Date(r.maxAt).toISOString().slice(11, 23)}; service stalls while it waited: ${slowest.map((s) => `${new Date(s.at).toISOString().slice(11, 23)} ${s.ms.toFixed(0)} ms`).join(', ') || 'none'}`,
+  );
   const profileFile = readdirSync(out).find((f) => f.endsWith('.cpuprofile'));
   const profile = profileFile ? JSON.parse(readFileSync(join(out, profileFile), 'utf8')) : undefined;
   for (const s of [...svc].sort((a, b) => b.ms - a.ms).slice(0, 12)) {
@@ -152,6 +149,38 @@ async function main() {
     );
     if (profile) for (const line of topInWindow(profile, s.start, s.start + s.ms * 1000)) log(`      ${line}`);
   }
+}
+
+/**
+ * Imports the inventory into `data` the first time; returns its pod mix and, with `hold`, the objects and their
+ * import chunks. Without `hold` nothing keeps them once this returns: an idle process holding ~340 MB of objects
+ * runs major collections on both cores after a busy phase (V8's memory reducer), and the service gets one core.
+ */
+async function prepareInventory(
+  nodes: number,
+  pods: number,
+  data: string,
+  entry: string,
+  env: Record<string, string>,
+  hold: boolean,
+) {
+  const inv = generateInventory({ nodes, pods, seed: 42 });
+  let chunks: string[] | undefined;
+  if (!existsSync(join(data, '.imported'))) {
+    rmSync(data, { recursive: true, force: true });
+    mkdirSync(data, { recursive: true });
+    chunks = chunkList(inv.items, 10_000).map((c) => JSON.stringify(c));
+    const { service } = await Service.start({ entry, env, logLevel: 'warn' });
+    for (const chunk of chunks) {
+      const r = await http(service.url, 'POST', '/v1/import', chunk);
+      if (r.status >= 300) throw new Error(`import answered ${r.status}: ${r.text.slice(0, 300)}`);
+    }
+    await service.stop();
+    writeFileSync(join(data, '.imported'), '');
+    log(`imported ${inv.nodeCount} nodes, ${inv.podCount} pods into ${data}`);
+  }
+  const held = hold ? { inv, chunks: chunks ?? chunkList(inv.items, 10_000).map((c) => JSON.stringify(c)) } : undefined;
+  return { cases: podMix(inv), held };
 }
 
 /** The functions sampled between two instants (µs, monotonic): self time, and the src/ frame under each. */
