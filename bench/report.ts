@@ -3,7 +3,8 @@ import type { KubeListFigures } from './lib/kube-lists';
 import type { CeilingResult } from './ceiling';
 import type { LoadResult } from './lib/load';
 import type { OpenLoopResult } from './lib/open-loop';
-import type { ForeignCpuSummary, ForeignProcessCpu } from './lib/foreign-cpu';
+import type { PausesAround, SweepsInWindow } from './lib/around-slowest';
+import type { CpuAround, ForeignCpuSummary, ForeignProcessCpu } from './lib/foreign-cpu';
 import type { Summary } from './lib/stats';
 
 export type Status = 'ok' | 'not available' | 'error' | 'skipped';
@@ -33,7 +34,11 @@ export interface ModeResult {
   openLoop?: Figure &
     Partial<OpenLoopResult> & {
       warmSec?: number;
-      foreignCpu?: ForeignCpuSummary & { aroundMax: { ms: number; top: ForeignProcessCpu[] } };
+      foreignCpu?: ForeignCpuSummary & { aroundMax: CpuAround };
+      /** The service's GC pauses from 300 ms before the slowest request to its answer (lib/around-slowest.ts). */
+      gcAroundMax?: PausesAround;
+      /** The eviction sweeps of the window, and the one nearest to the slowest request. */
+      sweeps?: SweepsInWindow & { note?: string };
     };
   /** Live heap after a forced full collection: right after start-up, and after the read load. */
   heapIdle?: Figure;
@@ -107,6 +112,16 @@ const gcWhy = (m: ModeResult): string | undefined => {
     parts.push(
       `GC in the window: longest ${fmt(g.longestMs)} ms (${g.longestKind}), ${g.over20ms} pauses over 20 ms, ${fmt(g.totalMs)} ms in ${g.count} pauses`,
     );
+  const near = m.openLoop?.gcAroundMax;
+  if (near)
+    parts.push(
+      `GC from 300 ms before the slowest request to its answer: ${near.count ? `${fmt(near.totalMs)} ms in ${near.count} pauses (${near.kinds.join(', ')}), longest ${fmt(near.longestMs)} ms` : 'none'}`,
+    );
+  const sweeps = m.openLoop?.sweeps;
+  if (sweeps?.count !== undefined)
+    parts.push(
+      `${sweeps.count} eviction sweeps in the window (${sweeps.evictions} evictions)${sweeps.nearestMs !== undefined ? `, the nearest to the slowest request began ${fmt(sweeps.nearestMs)} ms from its send time (${sweeps.nearestEvictions} evictions)` : ''}`,
+    );
   if (m.openLoop?.sendLagMs) parts.push(`loader send lag p99 ${fmt(m.openLoop.sendLagMs.p99)} ms`);
   if (m.openLoop?.loaderGc)
     parts.push(
@@ -118,7 +133,7 @@ const gcWhy = (m: ModeResult): string | undefined => {
   const others = m.openLoop?.foreignCpu;
   if (others)
     parts.push(
-      `other processes: ${fmt(others.totalMs)} ms of CPU in the window, ${fmt(others.aroundMax.ms)} ms from 300 ms before the slowest request to its answer (${namesOf(others.aroundMax.top)})`,
+      `other processes: ${fmt(others.totalMs)} ms of CPU in the window, ${fmt(others.aroundMax.ms)} ms from 300 ms before the slowest request to its answer (${namesOf(others.aroundMax.top)})${measuredAround(others.aroundMax)}`,
     );
   return parts.join('; ') || undefined;
 };
@@ -127,6 +142,13 @@ const gcWhy = (m: ModeResult): string | undefined => {
 const namesOf = (top: ForeignProcessCpu[]): string =>
   top.map((p) => `${p.name === 'this process' ? "the bench's own process" : p.name} ${fmt(p.ms)} ms`).join(', ') ||
   'none';
+
+/**
+ * The service's and the loader's own CPU around the slowest request (results before they were recorded have none):
+ * busy for the whole span, the service was queueing; past one core, its collector's helpers took the other core.
+ */
+const measuredAround = (around: CpuAround): string =>
+  around.measured?.length ? `; ${namesOf(around.measured)} of CPU over those ${fmt(around.spanMs)} ms` : '';
 
 const TARGETS: TargetDef[] = [
   {
@@ -624,7 +646,7 @@ export function renderReport(r: Results, rerun: string): string {
               : f.gcNote
           }${
             f.foreignCpu
-              ? ` · the machine's other processes (read from /proc every ${f.foreignCpu.intervalMs} ms): ${fmt(f.foreignCpu.totalMs)} ms of CPU over the window (${namesOf(f.foreignCpu.top)}); busiest second ${fmt(f.foreignCpu.busiestSecond?.ms)} ms (${namesOf(f.foreignCpu.busiestSecond?.top ?? [])}); **from 300 ms before the slowest request to its answer ${fmt(f.foreignCpu.aroundMax.ms)} ms** (${namesOf(f.foreignCpu.aroundMax.top)})`
+              ? ` · the machine's other processes (read from /proc every ${f.foreignCpu.intervalMs} ms): ${fmt(f.foreignCpu.totalMs)} ms of CPU over the window (${namesOf(f.foreignCpu.top)}); busiest second ${fmt(f.foreignCpu.busiestSecond?.ms)} ms (${namesOf(f.foreignCpu.busiestSecond?.top ?? [])}); **from 300 ms before the slowest request to its answer ${fmt(f.foreignCpu.aroundMax.ms)} ms** (${namesOf(f.foreignCpu.aroundMax.top)})${measuredAround(f.foreignCpu.aroundMax)}`
               : ''
           }`,
       )}`,

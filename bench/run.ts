@@ -22,6 +22,7 @@ import { measureKubeLists, type KubeListFigures } from './lib/kube-lists';
 import { runLoadInChild, type ChildLoadRequest } from './lib/load-process';
 import { runOpenLoopInChild } from './lib/open-loop-process';
 import { ForeignCpuSampler } from './lib/foreign-cpu';
+import { pausesAround, sweepsInWindow } from './lib/around-slowest';
 import { load, machineInfo, versions } from './lib/machine';
 import { compileService, REPO_ROOT, Service, settle, sleep } from './lib/service';
 import { watchEvictionsInChild } from './lib/eviction-stream-process';
@@ -823,7 +824,11 @@ async function measureOpenLoop(service: Service, s: Settings, cases: PodCase[]):
         byKind,
         majorReasons,
       };
+      figure.gcAroundMax = pausesAround(inside, r.maxAt - 300, r.maxAt + r.latencyMs.max);
     } else figure.gcNote = `GET /ops/gc-pauses answered ${pauses.status} (a service without the bench routes)`;
+    figure.sweeps = await sweepsInWindow(service.url, r.windowStart, r.windowEnd, r.maxAt).catch((e: unknown) => ({
+      note: errorText(e),
+    }));
     if (r.errors || r.non2xx)
       figure.note = `${r.errors} errors, ${r.non2xx} non-2xx (${JSON.stringify(r.statusCodes)})`;
     return figure;

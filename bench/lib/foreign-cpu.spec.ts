@@ -74,4 +74,22 @@ describe('ForeignCpuSampler', () => {
     const summary = sampler.stop(Infinity);
     expect(summary.top.find((p) => p.name === 'perl')?.ms ?? 0).toBeGreaterThanOrEqual(300);
   });
+
+  it("counts a child's CPU apart, as the measurement's own, and not among the others", async () => {
+    const sampler = new ForeignCpuSampler(50);
+    const before = Date.now();
+    // perl as a direct child (the service and the loader are the bench's children): 300 ms of CPU, then asleep
+    // for a second so the sampler reads its last CPU before it exits
+    await new Promise<void>((resolve, reject) => {
+      const perl = spawn('perl', ['-e', 'while (1) { my @t = times; last if $t[0] + $t[1] >= 0.3 } sleep 1']);
+      perl.on('error', reject);
+      perl.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`perl exited ${code}`))));
+    });
+    const around = sampler.during(before, Date.now(), Infinity);
+    sampler.stop();
+    expect(around.measured.find((p) => p.name === 'child perl')?.ms ?? 0).toBeGreaterThanOrEqual(300);
+    expect(around.top.map((p) => p.name)).not.toContain('perl');
+    expect(around.top.map((p) => p.name)).not.toContain('child perl');
+    expect(around.spanMs).toBeGreaterThanOrEqual(1000);
+  });
 });

@@ -30,6 +30,19 @@ interface Sample {
   at: number;
   /** CPU ms per process name in the interval [from, at]. */
   byName: Map<string, number>;
+  /** The same for the measurement's own processes (this process's children: the service, the loader). */
+  measured: Map<string, number>;
+}
+
+/** CPU of the measured processes and of the others in a span of samples (`during`). */
+export interface CpuAround {
+  /** Other processes' CPU, ms, and the ones that took the most. */
+  ms: number;
+  top: ForeignProcessCpu[];
+  /** The service's and the loader's own CPU (every thread: a collector's helpers too), ms. */
+  measured: ForeignProcessCpu[];
+  /** The samples' span, ms (whole intervals: a little wider than the span asked). */
+  spanMs: number;
 }
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux: /proc's times are in 10 ms ticks
@@ -68,10 +81,17 @@ export class ForeignCpuSampler {
     };
   }
 
-  /** Others' CPU in the samples whose interval overlaps [from, to] (ms since the epoch), e.g. a stall. */
-  during(from: number, to: number, names = 3): { ms: number; top: ForeignProcessCpu[] } {
-    const { ms, byName } = sum(this.samples.filter((s) => s.at >= from && s.from <= to));
-    return { ms, top: topOf(byName, names) };
+  /**
+   * Others' CPU in the samples whose interval overlaps [from, to] (ms since the epoch), e.g. a stall, and the
+   * measured processes' own: a service busy for the whole span, or past one core, tells a queue or its collector's
+   * helper threads from a wait it did not spend on the CPU.
+   */
+  during(from: number, to: number, names = 3): CpuAround {
+    const samples = this.samples.filter((s) => s.at >= from && s.from <= to);
+    const { ms, byName } = sum(samples);
+    const measured = sum(samples, 'measured').byName;
+    const spanMs = samples.length ? samples[samples.length - 1].at - samples[0].from : 0;
+    return { ms, top: topOf(byName, names), measured: topOf(measured, measured.size), spanMs };
   }
 
   /** The one-second span (aligned on samples) in which the others took the most CPU. */
@@ -87,13 +107,15 @@ export class ForeignCpuSampler {
 
   private read(baseline: boolean): void {
     const byName = new Map<string, number>();
+    const measured = new Map<string, number>();
     const seen = new Set<number>();
     for (const entry of readdirSync('/proc')) {
       const pid = Number(entry);
       if (!Number.isInteger(pid)) continue;
       const stat = readStat(pid);
-      if (stat === undefined || stat.ppid === process.pid) continue;
+      if (stat === undefined) continue;
       const { ticks, comm } = stat;
+      const mine = stat.ppid === process.pid;
       seen.add(pid);
       // a process born since the last read: all its CPU is new (its baseline is 0)
       const before = this.last.get(pid) ?? (baseline ? ticks : 0);
@@ -102,11 +124,12 @@ export class ForeignCpuSampler {
       // its name is made again once the comm changes, so the program it became is named.
       let named = this.names.get(pid);
       if (named?.comm !== comm) {
-        named = { comm, label: pid === process.pid ? 'this process' : processName(pid) };
+        named = { comm, label: pid === process.pid ? 'this process' : mine ? measuredName(pid) : processName(pid) };
         this.names.set(pid, named);
       }
       const ms = (ticks - before) * TICK_MS;
-      if (ms > 0) byName.set(named.label, (byName.get(named.label) ?? 0) + ms);
+      const into = mine ? measured : byName;
+      if (ms > 0) into.set(named.label, (into.get(named.label) ?? 0) + ms);
     }
     for (const pid of this.last.keys())
       if (!seen.has(pid)) {
@@ -114,7 +137,7 @@ export class ForeignCpuSampler {
         this.names.delete(pid);
       }
     const at = Date.now();
-    if (!baseline) this.samples.push({ from: this.lastAt, at, byName });
+    if (!baseline) this.samples.push({ from: this.lastAt, at, byName, measured });
     this.lastAt = at;
   }
 }
@@ -144,6 +167,18 @@ function processName(pid: number): string {
   }
 }
 
+/** A child of the bench by what it runs: the service (its main module) or the open loop's loader. */
+function measuredName(pid: number): string {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    if (argv.some((a) => a.includes('open-loop-child'))) return 'the loader';
+    if (argv.some((a) => /main\.[jt]s$/.test(a))) return 'the service';
+    return `child ${readFileSync(`/proc/${pid}/comm`, 'utf8').trim()}`;
+  } catch {
+    return `child ${pid}`;
+  }
+}
+
 /**
  * What tells two processes of one program apart: an Erlang VM's node name (its numeric suffix dropped,
  * so RabbitMQ's `epmd-starter-502272066` and its next run are one name) and a PostgreSQL process's title
@@ -160,12 +195,15 @@ export function processLabel(comm: string, argv: readonly string[]): string {
   return comm;
 }
 
-/** CPU ms per name over these samples, and in all. */
-function sum(samples: readonly Sample[]): { ms: number; byName: Map<string, number> } {
+/** CPU ms per name over these samples, and in all (of the other processes, or of the measured ones). */
+function sum(
+  samples: readonly Sample[],
+  which: 'byName' | 'measured' = 'byName',
+): { ms: number; byName: Map<string, number> } {
   const byName = new Map<string, number>();
   let ms = 0;
   for (const s of samples)
-    for (const [name, cpu] of s.byName) {
+    for (const [name, cpu] of s[which]) {
       byName.set(name, (byName.get(name) ?? 0) + cpu);
       ms += cpu;
     }
