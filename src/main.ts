@@ -1,3 +1,5 @@
+// First, before any other module is loaded: the V8 flags the service runs with (kernel/runtime/heap-flags.ts).
+import './kernel/runtime/apply-heap-flags';
 import { createApp } from './app.factory';
 import { createRootLogger } from './kernel/logging/json-logger';
 import { ConfigError, loadConfig } from './kernel/config/config.schema';
