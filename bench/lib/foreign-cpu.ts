@@ -48,9 +48,9 @@ export interface CpuAround {
 const TICK_MS = 10; // USER_HZ is 100 on Linux: /proc's times are in 10 ms ticks
 
 /**
- * Reads /proc every `intervalMs` until stopped. The measurement is left out: this process's children
- * (the service it spawned, the loader it forked). This process itself is counted, as `this process`:
- * the bench's own process holds the generated inventory, and its collections take a core too.
+ * Reads /proc every `intervalMs` until stopped. The measurement is kept apart from the others: this process's
+ * children (the service it spawned, the loader it forked) are only in `during`'s `measured`. This process itself is
+ * counted among the others, as `this process`: its collections take a core too.
  */
 export class ForeignCpuSampler {
   private readonly last = new Map<number, number>();

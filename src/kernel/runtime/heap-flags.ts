@@ -7,11 +7,11 @@ import { setFlagsFromString } from 'node:v8';
  * `--no-allocation-site-pretenuring`: V8 watches how many objects of each allocation site survive a minor
  * collection and, past a threshold, allocates that site's objects straight in the old generation. Under a burst (a
  * closed-loop load: requests queue, so their objects live across a collection) the request path's sites were
- * judged long-lived; afterwards, at a steady 1,000 questions a second, every request's objects went to the old
- * generation, which filled in seconds: up to 9 major collections in a minute, each a 50-150 ms stall while it marks
- * the inventory's 1.4 million objects on the 2 cores the requests need (bench/ANALYSIS.md, session of 2026-11-27
- * 04:31). The service's long-lived objects (the snapshot's columns, the caches) are few and allocated once, so
- * copying them through the young generation costs little.
+ * judged long-lived; afterwards, at a steady 1,000 questions a second, the requests' objects went straight to the
+ * old generation, which filled in seconds: 8-9 major collections in a minute, each marking the inventory's 1.4
+ * million objects on the 2 cores the requests need (open loop p99 19-48 ms, max 75-134 ms; without the flag no
+ * major collection, p99 3-5 ms: bench/ANALYSIS.md, session of 2026-11-27 04:31). The long-lived objects are
+ * allocated once, at start-up, and copying them through the young generation did not slow it down.
  *
  * A flag given on the command line wins (`node --allocation-site-pretenuring dist/main.js` runs with V8's default).
  */
