@@ -187,8 +187,8 @@ async function main(): Promise<number> {
     return { inv, chunks: chunkList(inv.items, settings.chunkSize).map((c) => JSON.stringify(c)) };
   };
   // The objects and their import chunks (~340 MB at full size) are held only until a mode has imported them
-  // (runMode takes them): an idle process holding them ran major collections on both cores after each busy
-  // phase, and on a 2-core machine the service and its loader were left one core (bench/ANALYSIS.md).
+  // (runMode takes them). A process holding them ran major collections on 1.5 cores for ~0.4 s a second after a
+  // busy phase (seen in open-loop-stalls.ts: the service left one core, the open loop's requests queued).
   let batch: ImportBatch | undefined = generate();
   results.inventory = describeInventory(batch, settings);
   const facts = inventoryFacts(batch.inv);
@@ -207,7 +207,7 @@ async function main(): Promise<number> {
       return taken;
     };
     results.modes.push(await runMode(mode, settings, facts, cases, take));
-    batch = undefined;
+    batch = undefined; // a mode without storage took nothing: the next generates objects of its own
   }
 
   log('ceiling: decideFeasibleNodes in-process');
