@@ -47,7 +47,7 @@ async function main() {
   const inv = generateInventory({ nodes: num('nodes', 5000), pods: num('pods', 150000), seed: 42 });
   const inline = podMix(inv).filter((c) => c.body.pod);
   // --hold-inventory: this process (the loader) keeps the generated inventory and its import chunks alive,
-  // as bench/run.ts does through its whole run; without it the loader holds only its requests.
+  // as bench/run.ts did until 2026-11-27; without it the loader holds only its requests.
   const held = argv.includes('--hold-inventory')
     ? { inv, chunks: chunkList(inv.items, 10_000).map((c) => JSON.stringify(c)) }
     : undefined;

@@ -6,9 +6,9 @@
  * per stall of the service, the functions the profile sampled while the loop was stopped.
  *   node -r @swc-node/register bench/experiments/open-loop-stalls.ts --nodes 5000 --pods 150000 \
  *     --data /tmp/tw-inv-5000 --rate 1000 --warm 20 --duration 60 [--entry dist/main.js] [--hold-inventory] [--child]
- * --hold-inventory keeps the generated inventory (objects and import chunks) alive in the loader during
- * the run, as bench/run.ts does; without it the loader holds nothing but its own requests. --child: the profiled
- * loop's loader runs in a process of its own (bench/lib/open-loop-process.ts), as bench/run.ts runs it.
+ * --hold-inventory keeps the generated inventory (objects and import chunks) alive in the loader during the run, as
+ * bench/run.ts did until 2026-11-27; without it the loader holds nothing but its own requests. --child: the
+ * profiled loop's loader runs in a process of its own (bench/lib/open-loop-process.ts), as bench/run.ts runs it.
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -154,7 +154,7 @@ async function main() {
 /**
  * Imports the inventory into `data` the first time; returns its pod mix and, with `hold`, the objects and their
  * import chunks. Without `hold` nothing keeps them once this returns: an idle process holding ~340 MB of objects
- * runs major collections on both cores after a busy phase (V8's memory reducer), and the service gets one core.
+ * ran major collections on 1.5 cores for ~0.4 s a second after a busy phase, and the service had one core left.
  */
 async function prepareInventory(
   nodes: number,

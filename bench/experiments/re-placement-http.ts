@@ -13,8 +13,8 @@
  * bench/run.ts measures taint-impact right after its open loop.
  * `--clients lean,autocannon` alternates, per tree and batch, the lean client with the bench's own (autocannon
  * through bench/lib/load.ts, 20 s at concurrency 1 after 5 s of warm-up: what bench/run.ts measures);
- * `--hold-inventory` keeps the generated inventory alive in this process, as bench/run.ts does, so the client
- * pays the collections of a large heap as the bench's does.
+ * `--hold-inventory` keeps the generated inventory alive in this process, as bench/run.ts did until 2026-11-27, so
+ * the client pays the collections of a large heap as the bench's did.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
