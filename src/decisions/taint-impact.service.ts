@@ -278,7 +278,7 @@ export class TaintImpactService {
     const outcomes = new Map<string, ProposedTaints>();
     const proposed: Array<{ node: SchedulingNode; taints: readonly Taint[] }> = [];
     for (const node of targetNodes) {
-      const current = snapshot.node(node.name)!.taints;
+      const current = snapshot.nodeTaints(node.name)!;
       const key = taintListKey(current);
       let outcome = outcomes.get(key);
       if (outcome === undefined) {

@@ -117,7 +117,7 @@ export class BindingService {
   private schedulingNode(node: StoredNode): SchedulingNode {
     const snap = this.snapshot.snapshot;
     const cached = snap.schedulingNode(node.name);
-    if (cached && snap.node(node.name)?.resourceVersion === node.resourceVersion) return cached;
+    if (cached && snap.nodeResourceVersion(node.name) === node.resourceVersion) return cached;
     const requested: Record<string, number> = { pods: 0 };
     for (const p of snap.podsOn(node.name)) {
       for (const [k, v] of Object.entries(p.requests)) if (k !== 'pods') requested[k] = (requested[k] ?? 0) + v;

@@ -22,6 +22,14 @@ export interface StoredNode {
   updatedAt: Date;
 }
 
+/** Node conditions from their JSON form (as stored): `lastTransitionTime` back to a Date. */
+export function reviveConditions(raw: unknown): NodeCondition[] {
+  return ((raw ?? []) as Array<NodeCondition & { lastTransitionTime?: string }>).map((c) => ({
+    ...c,
+    ...(c.lastTransitionTime ? { lastTransitionTime: new Date(c.lastTransitionTime) } : {}),
+  }));
+}
+
 export const POD_PHASES = ['Pending', 'Running', 'Succeeded', 'Failed', 'Evicted'] as const;
 export type PodPhase = (typeof POD_PHASES)[number] | string;
 

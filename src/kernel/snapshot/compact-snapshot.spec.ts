@@ -1,14 +1,15 @@
 import { buildStoredInventory } from '../../../bench/ceiling';
 import { generateInventory } from '../../../bench/generate-inventory';
 import { decideFeasibleNodes } from '../../domain/scheduling/feasible-nodes';
-import { isActivePhase, type StoredPod } from '../model/stored-objects';
+import { isActivePhase, type StoredNode, type StoredPod } from '../model/stored-objects';
 import { InventorySnapshot } from './inventory-snapshot';
 
 /**
- * The snapshot keeps pods in columns (pod-store.ts). This compares it, on the bench's generated
- * inventory, with the plain object model it replaced: every active pod as stored, the pods per node
- * in the same order, the pending pods, each node's summed requests, and feasible-nodes answers;
- * then again after a series of changes (rebinds, phase changes, deletes, new specs).
+ * The snapshot keeps pods in columns (pod-store.ts, names and uids as bytes: pod-keys.ts) and nodes as compact
+ * records (node-records.ts). This compares it, on the bench's generated inventory, with the plain object model
+ * it replaced: every active pod as stored, the pods per node in the same order, the pending pods, each node's
+ * summed requests, and feasible-nodes answers; then again after a series of changes (rebinds, phase changes,
+ * deletes, new specs); and every node as stored, before and after one changes.
  */
 type Reference = Map<string, StoredPod>;
 const key = (p: { namespace: string; name: string }) => `${p.namespace}/${p.name}`;
@@ -128,5 +129,60 @@ describe('the compact snapshot against the object model, on the bench inventory'
     expect(decideFeasibleNodes(pod, snapshot.schedulingNodes(), { limit: 50 })).toEqual(
       decideFeasibleNodes(pod, fresh.schedulingNodes(), { limit: 50 }),
     );
+  });
+
+  it('gives back every node as stored, and shares the taint lists and allocatable lists nodes have in common', () => {
+    const snapshot = new InventorySnapshot();
+    snapshot.load(nodes, pods);
+    const expectNode = (node: StoredNode) => {
+      const read = snapshot.node(node.name)!;
+      expect(read).toEqual(node);
+      expect(JSON.stringify(read)).toBe(JSON.stringify(node));
+      expect(snapshot.nodeTaints(node.name)).toEqual(node.taints);
+      expect(snapshot.nodeResourceVersion(node.name)).toBe(node.resourceVersion);
+    };
+    nodes.forEach(expectNode);
+    expect([...snapshot.allNodes()].sort((a, b) => (a.name < b.name ? -1 : 1))).toEqual(
+      [...nodes].sort((a, b) => (a.name < b.name ? -1 : 1)),
+    );
+
+    const byTaints = new Map<string, StoredNode>();
+    const byAllocatable = new Map<string, StoredNode>();
+    let shared = 0;
+    for (const node of nodes) {
+      const taintsText = JSON.stringify(node.taints);
+      const first = byTaints.get(taintsText);
+      if (first && node.taints.length > 0) {
+        expect(snapshot.nodeTaints(node.name)).toBe(snapshot.nodeTaints(first.name));
+        shared++;
+      } else byTaints.set(taintsText, node);
+      const allocatableText = JSON.stringify(node.allocatable);
+      const firstAllocatable = byAllocatable.get(allocatableText);
+      if (firstAllocatable && node.allocatable !== null) {
+        expect(snapshot.node(node.name)!.allocatable).toBe(snapshot.node(firstAllocatable.name)!.allocatable);
+        expect(snapshot.schedulingNode(node.name)!.allocatable).toBe(
+          snapshot.schedulingNode(firstAllocatable.name)!.allocatable,
+        );
+      } else byAllocatable.set(allocatableText, node);
+    }
+    expect(shared).toBeGreaterThan(0);
+
+    // Changed taints (a new timeAdded), conditions and version: the record is rebuilt, the others untouched.
+    const changed: StoredNode = {
+      ...nodes[0],
+      taints: [{ key: 'k', value: 'v', effect: 'NoExecute', timeAdded: new Date('2031-01-01T00:00:00.123Z') }],
+      conditions: [
+        { type: 'Ready', status: 'False', reason: 'KubeletNotReady', lastTransitionTime: new Date(1_900_000_000_000) },
+        { type: 'DiskPressure', status: 'Unknown' },
+      ],
+      unschedulable: true,
+      resourceVersion: '987654',
+      updatedAt: new Date('2031-01-01T00:00:01.000Z'),
+    };
+    snapshot.upsertNode(changed);
+    expectNode(changed);
+    expect(snapshot.schedulingNode(changed.name)!.taints).toEqual([{ key: 'k', value: 'v', effect: 'NoExecute' }]);
+    expect(snapshot.schedulingNode(changed.name)!.unschedulable).toBe(true);
+    nodes.slice(1).forEach(expectNode);
   });
 });

@@ -1,5 +1,3 @@
-import { toResourceVector } from '../../domain/resources/quantity';
-import { schedulingSignature } from '../../domain/tolerations/taint-to-string';
 import { attachNodeTable, type NodeTable } from '../../domain/scheduling/node-table';
 import type { ResourceVector, SchedulingNode, Taint } from '../../domain/types';
 import { isActivePhase, type StoredNode, type StoredPod } from '../model/stored-objects';
@@ -8,18 +6,21 @@ import { PodStore, type BoundPodView, type PodColumns, type RePlaceablePodView }
 import { BudgetIndex } from './budget-index';
 import type { StoredBudget } from '../model/stored-budget';
 import { SchedulingView } from './scheduling-view';
+import { NodeRecords, type NodeRecord } from './node-records';
 
 /**
  * The in-memory, indexed copy of the inventory that decisions read (ARCHITECTURE.md principle 4, like
  * kube-scheduler's cache): nodes sorted by name, their scheduling view with interned taint lists
  * (identical taint sets share one array, so the filter evaluates each distinct set once per
- * request), bound pods per node with the resources they request, and pending pods (in columns:
- * pod-store.ts, so the collector does not trace an object graph per pod); and the same
- * nodes as a scheduling table (`schedulingTable()`, scheduling-view.ts) for feasible-nodes.
+ * request) and the rest of each node in a compact record (node-records.ts), bound pods per node with
+ * the resources they request, and pending pods (in columns: pod-store.ts, so the collector does not
+ * trace an object graph per pod); and the same nodes as a scheduling table (`schedulingTable()`,
+ * scheduling-view.ts) for feasible-nodes.
  * Updated after this replica's commits and from other replicas' change notifications.
  */
 export class InventorySnapshot {
-  private readonly nodes = new Map<string, SnapshotNode>();
+  private readonly nodes = new Map<string, NodeRecord>();
+  private readonly records = new NodeRecords();
   private readonly pods = new PodStore();
   /** Slots in `pods` of the active pods bound to each node, and of the pending ones. */
   private readonly podsByNode = new Map<string, Set<number>>();
@@ -28,7 +29,6 @@ export class InventorySnapshot {
   private readonly slotsInNameOrder = new Map<string, number[]>();
   /** `boundPodsPacked`'s index, dropped with `slotsInNameOrder`'s entry when the node's pods change. */
   private readonly packedBound = new Map<string, PackedBoundPods>();
-  private readonly internedTaints = new Map<string, readonly Taint[]>();
   private sorted: SchedulingNode[] | undefined;
   /** `nodesLabelled`'s index, for the `sorted` array it was built from. */
   private labelIndex:
@@ -56,8 +56,8 @@ export class InventorySnapshot {
     this.slotsInNameOrder.clear();
     this.packedBound.clear();
     this.pendingPods.clear();
-    this.internedTaints.clear();
-    for (const n of nodes) this.nodes.set(n.name, this.toSnapshotNode(n, emptyRequested()));
+    this.records.clear();
+    for (const n of nodes) this.nodes.set(n.name, this.records.record(n, emptyRequested()));
     for (const p of pods) this.insertPod(p);
     this.touch(true);
   }
@@ -78,7 +78,7 @@ export class InventorySnapshot {
   upsertNode(node: StoredNode): void {
     const previous = this.nodes.get(node.name);
     const requested = previous?.scheduling.requested ?? this.requestedOn(node.name);
-    this.nodes.set(node.name, this.toSnapshotNode(node, requested));
+    this.nodes.set(node.name, this.records.record(node, requested));
     this.touch(true);
   }
 
@@ -110,8 +110,20 @@ export class InventorySnapshot {
     if (this.budgets.remove(namespace, name)) this.touch(false);
   }
 
+  /** The stored node, rebuilt from its record (a new object each call; labels and taints shared: read only). */
   node(name: string): StoredNode | undefined {
-    return this.nodes.get(name)?.stored;
+    const record = this.nodes.get(name);
+    return record === undefined ? undefined : this.records.stored(record);
+  }
+
+  /** The node's stored taints, `timeAdded` included (shared, frozen), without rebuilding the node. */
+  nodeTaints(name: string): readonly Taint[] | undefined {
+    return this.nodes.get(name)?.taints;
+  }
+
+  /** The node's resourceVersion, without rebuilding the node. */
+  nodeResourceVersion(name: string): string | undefined {
+    return this.nodes.get(name)?.resourceVersion;
   }
 
   /** The active pod, materialised from the columns (a new object each call; nested values are shared: read only). */
@@ -265,33 +277,7 @@ export class InventorySnapshot {
   }
 
   allNodes(): IterableIterator<StoredNode> {
-    return mapIterator(this.nodes.values(), (n) => n.stored);
-  }
-
-  private toSnapshotNode(node: StoredNode, requested: ResourceVector): SnapshotNode {
-    return {
-      stored: node,
-      scheduling: {
-        name: node.name,
-        labels: node.labels,
-        taints: this.intern(node.taints),
-        unschedulable: node.unschedulable,
-        allocatable: node.allocatable ? toResourceVector(node.allocatable).vector : null,
-        requested,
-      },
-    };
-  }
-
-  /** Identical taint sets (by key, value, effect; timeAdded is not a scheduling input) share one frozen array. */
-  private intern(taints: readonly Taint[]): readonly Taint[] {
-    if (taints.length === 0) return EMPTY_TAINTS;
-    const signature = schedulingSignature(taints);
-    let shared = this.internedTaints.get(signature);
-    if (!shared) {
-      shared = Object.freeze(taints.map((t) => Object.freeze({ key: t.key, value: t.value ?? '', effect: t.effect })));
-      this.internedTaints.set(signature, shared);
-    }
-    return shared;
+    return mapIterator(this.nodes.values(), (n) => this.records.stored(n));
   }
 
   /** Only active pods (Pending/Running) are kept: finished and evicted ones take no place anywhere. */
@@ -362,12 +348,6 @@ export interface EvictedPod {
   labels: Record<string, string>;
 }
 
-interface SnapshotNode {
-  stored: StoredNode;
-  scheduling: SchedulingNode;
-}
-
-const EMPTY_TAINTS: readonly Taint[] = Object.freeze([]);
 const NO_SLOTS: ReadonlySet<number> = new Set();
 
 function emptyRequested(): ResourceVector {

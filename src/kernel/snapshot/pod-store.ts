@@ -1,4 +1,5 @@
 import type { StoredPod } from '../model/stored-objects';
+import { PodKeys } from './pod-keys';
 
 /**
  * A bound pod as the NoExecute rule and the taint-impact answers read it: `boundAt` is the pod's
@@ -59,7 +60,7 @@ export interface PodColumns {
 /**
  * The snapshot's active pods in columns instead of one object graph per pod (issue 16: a full
  * collection traced ~15 objects per pod — the record, its strings, three Dates, the owner — 2 million
- * at 150,000 pods). Per pod there are now two strings (name, uid) and numbers in typed arrays:
+ * at 150,000 pods). Per pod there are now bytes (name and uid, pod-keys.ts) and numbers in typed arrays:
  * namespaces, node names, owners and phases as ids into small tables; times as epoch milliseconds;
  * labels, tolerations, nodeSelector, affinity, resources and requests as ids into tables of distinct values
  * (a workload's pods share one entry). `get` materialises a StoredPod on demand (young garbage).
@@ -86,8 +87,10 @@ export class PodStore implements PodColumns {
   private resources = new Int32Array(0);
   private requests = new Int32Array(0);
   private labels = new Int32Array(0);
-  private names: Array<string | undefined> = [];
-  private uids: string[] = [];
+  /** Names and uids, and the (namespace, name) → slot index. */
+  private readonly keys = new PodKeys();
+  /** Slots below this have been used; the next new slot when none is free. */
+  private top = 0;
   /** resourceVersions that are not plain integers (never from the database; kept exact anyway). */
   private readonly oddVersions = new Map<number, string>();
   private readonly free: number[] = [];
@@ -98,18 +101,15 @@ export class PodStore implements PodColumns {
   private readonly phases = new Names();
   private readonly owners = new Values();
   private readonly values = new Values();
-  /** namespace id → name → slot. The name keys are the column's own strings. */
-  private readonly index = new Map<number, Map<string, number>>();
 
   get size(): number {
     return this.used;
   }
 
   clear(): void {
-    this.index.clear();
+    this.keys.clear();
     this.free.length = 0;
-    this.names = [];
-    this.uids = [];
+    this.top = 0;
     this.oddVersions.clear();
     this.used = 0;
     this.capacity = 0;
@@ -118,17 +118,17 @@ export class PodStore implements PodColumns {
 
   /** Namespaces that hold at least one stored pod (unsorted). */
   namespaceNames(): string[] {
-    return [...this.index.keys()].map((id) => this.namespaces.name(id));
+    return this.keys.namespaceIds().map((id) => this.namespaces.name(id));
   }
 
   slotOf(namespace: string, name: string): number | undefined {
     const id = this.namespaces.find(namespace);
-    return id === undefined ? undefined : this.index.get(id)?.get(name);
+    return id === undefined ? undefined : this.keys.find(id, name);
   }
 
   /** Stores the pod (which must not be stored already) and returns its slot. */
   add(pod: StoredPod): number {
-    const slot = this.free.pop() ?? this.names.length;
+    const slot = this.free.pop() ?? this.top++;
     if (slot >= this.capacity) this.grow(Math.max(1024, this.capacity * 2));
     const nsId = this.namespaces.id(pod.namespace);
     this.ns[slot] = nsId;
@@ -152,23 +152,14 @@ export class PodStore implements PodColumns {
     this.resources[slot] = this.values.id(pod.resources);
     this.requests[slot] = this.values.id(pod.requests);
     this.labels[slot] = this.values.id(pod.labels);
-    this.names[slot] = pod.name;
-    this.uids[slot] = pod.uid;
-    let byName = this.index.get(nsId);
-    if (!byName) this.index.set(nsId, (byName = new Map()));
-    byName.set(pod.name, slot);
+    this.keys.set(slot, nsId, pod.name, pod.uid);
     this.used++;
     return slot;
   }
 
   remove(slot: number): void {
-    const name = this.names[slot];
-    if (name === undefined) return;
-    const byName = this.index.get(this.ns[slot])!;
-    byName.delete(name);
-    if (byName.size === 0) this.index.delete(this.ns[slot]);
-    this.names[slot] = undefined;
-    this.uids[slot] = '';
+    if (!this.keys.has(slot)) return;
+    this.keys.remove(slot);
     this.oddVersions.delete(slot);
     this.free.push(slot);
     this.used--;
@@ -214,7 +205,7 @@ export class PodStore implements PodColumns {
   }
 
   name(slot: number): string {
-    return this.names[slot]!;
+    return this.keys.name(slot);
   }
 
   ownerId(slot: number): number {
@@ -250,7 +241,7 @@ export class PodStore implements PodColumns {
   /** Slots of the stored pods of one namespace. */
   slotsIn(namespace: string): Iterable<number> {
     const id = this.namespaces.find(namespace);
-    return (id === undefined ? undefined : this.index.get(id)?.values()) ?? [];
+    return id === undefined ? [] : this.keys.slotsIn(id);
   }
 
   /**
@@ -264,7 +255,7 @@ export class PodStore implements PodColumns {
     return {
       slot,
       namespace: this.namespaces.name(this.ns[slot]),
-      name: this.names[slot]!,
+      name: this.keys.name(slot),
       labels: this.labelsOf(slot),
       phase: this.phases.name(this.phase[slot]) as StoredPod['phase'],
       owner: owner < 0 ? null : (this.owners.value(owner) as StoredPod['owner']),
@@ -279,7 +270,7 @@ export class PodStore implements PodColumns {
     const affinity = this.affinity[slot];
     return {
       namespace: this.namespaces.name(this.ns[slot]),
-      name: this.names[slot]!,
+      name: this.keys.name(slot),
       priority: this.priority[slot],
       owner: owner < 0 ? null : (this.owners.value(owner) as StoredPod['owner']),
       tolerations: this.values.value(this.tolerations[slot]) as StoredPod['tolerations'],
@@ -296,8 +287,8 @@ export class PodStore implements PodColumns {
     const affinity = this.affinity[slot];
     return {
       namespace: this.namespaces.name(this.ns[slot]),
-      name: this.names[slot]!,
-      uid: this.uids[slot],
+      name: this.keys.name(slot),
+      uid: this.keys.uid(slot),
       labels: this.labelsOf(slot),
       nodeName: this.nodeName(slot),
       phase: this.phases.name(this.phase[slot]),
@@ -341,6 +332,7 @@ export class PodStore implements PodColumns {
     this.resources = copy(this.resources, i32);
     this.requests = copy(this.requests, i32);
     this.labels = copy(this.labels, i32);
+    this.keys.grow(capacity);
     this.capacity = capacity;
   }
 }

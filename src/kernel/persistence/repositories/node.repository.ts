@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { NodeCondition, ResourceList, Taint, TaintEffect } from '../../../domain/types';
-import type { StoredNode } from '../../model/stored-objects';
+import type { ResourceList, Taint, TaintEffect } from '../../../domain/types';
+import { reviveConditions, type StoredNode } from '../../model/stored-objects';
 import { Prisma } from '../../../generated/prisma/client';
 import { json, type Db } from '../prisma-types';
 import { CHUNK, chunks, toDate } from './sql-batches';
@@ -382,10 +382,7 @@ export function toStoredNode(row: NodeRow): StoredNode {
       ...(t.respectBudgets ? { respectBudgets: true as const } : {}),
     })),
     unschedulable: row.unschedulable,
-    conditions: ((row.conditions ?? []) as Array<NodeCondition & { lastTransitionTime?: string }>).map((c) => ({
-      ...c,
-      ...(c.lastTransitionTime ? { lastTransitionTime: new Date(c.lastTransitionTime) } : {}),
-    })),
+    conditions: reviveConditions(row.conditions),
     allocatable: (row.allocatable ?? null) as ResourceList | null,
     resourceVersion: String(row.resourceVersion),
     createdAt: row.createdAt,
