@@ -1,4 +1,5 @@
-import { canonicalJson, canonicalJsonWithin } from './decision-cache';
+import fc from 'fast-check';
+import { canonicalHash, canonicalJson, canonicalJsonWithin } from './decision-cache';
 
 describe('canonicalJson', () => {
   it.each([
@@ -31,5 +32,42 @@ describe('canonicalJsonWithin (cache keys of unvalidated bodies)', () => {
   it('answers (undefined) for 10,000 nested arrays instead of overflowing the stack (found by the fuzzer)', () => {
     const body = JSON.parse(`${'['.repeat(10_000)}${']'.repeat(10_000)}`);
     expect(canonicalJsonWithin(body, 32)).toBeUndefined();
+  });
+});
+
+describe('canonicalHash (asked before the canonical key is built)', () => {
+  /** The same value with every object's keys in reverse order (what another client may send). */
+  const reordered = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(reordered);
+    if (value === null || typeof value !== 'object') return value;
+    return Object.fromEntries(
+      Object.entries(value)
+        .reverse()
+        .map(([k, v]) => [k, reordered(v)]),
+    );
+  };
+
+  it('is equal for values canonicalJson makes equal: key order, undefined entries, Dates as their JSON', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(canonicalHash(reordered(value))).toBe(canonicalHash(value));
+      }),
+      { numRuns: 500, seed: 11 },
+    );
+    const at = new Date('2026-01-01T00:00:00Z');
+    expect(canonicalHash({ a: 1, b: undefined, c: [undefined] })).toBe(canonicalHash({ c: [null], a: 1 }));
+    expect(canonicalHash({ at })).toBe(canonicalHash({ at: '2026-01-01T00:00:00.000Z' }));
+  });
+
+  it.each([
+    { description: 'array order', a: [1, 2], b: [2, 1] },
+    { description: 'a value', a: { key: 'a', value: '1' }, b: { key: 'a', value: '2' } },
+    { description: 'a key', a: { key: 'a' }, b: { kez: 'a' } },
+    { description: 'values swapped between keys', a: { x: 'p', y: 'q' }, b: { x: 'q', y: 'p' } },
+    { description: 'nesting', a: [[1], 2], b: [1, [2]] },
+    { description: 'a string and a number', a: ['1'], b: [1] },
+  ])('tells apart values that differ in $description', ({ a, b }) => {
+    expect(canonicalJson(a)).not.toBe(canonicalJson(b));
+    expect(canonicalHash(a)).not.toBe(canonicalHash(b));
   });
 });

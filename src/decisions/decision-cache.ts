@@ -16,6 +16,49 @@ export function canonicalJsonWithin(value: unknown, maxDepth: number): string | 
   return canonical(value, maxDepth);
 }
 
+/**
+ * A 32-bit hash equal for any two values `canonicalJson` makes equal (object entries are summed, so key order
+ * does not count), computed without building the text: what a cache asks first, so a question never seen
+ * before costs no canonical key. Different values may share a hash; only the canonical text tells them apart.
+ */
+export function canonicalHash(value: unknown): number {
+  if (value === null || typeof value !== 'object') return textHash(JSON.stringify(value) ?? 'null');
+  if (Array.isArray(value)) {
+    let h = 0x2f1c3a5b;
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      h = Math.imul(h ^ (item === undefined || typeof item === 'function' ? NULL_HASH : canonicalHash(item)), PRIME);
+    }
+    return Math.imul(h ^ value.length, PRIME) >>> 0;
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
+    return canonicalHash((value as { toJSON(): unknown }).toJSON());
+  const record = value as Record<string, unknown>;
+  let sum = 0x6b43a9b5;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const item = record[key];
+    if (item === undefined || typeof item === 'function') continue;
+    sum = (sum + Math.imul(textHash(key) ^ Math.imul(canonicalHash(item), 0x85ebca6b), 0xc2b2ae35)) | 0;
+  }
+  return sum >>> 0;
+}
+
+/** The hash continued over `text` (FNV-1a): a key of several parts hashed without joining them. */
+export function hashWith(hash: number, text: string): number {
+  let h = hash;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), PRIME);
+  return h >>> 0;
+}
+
+const PRIME = 0x01000193;
+const NULL_HASH = textHash('null');
+
+/** FNV-1a over the text's UTF-16 units. */
+function textHash(text: string): number {
+  return hashWith(0x811c9dc5, text);
+}
+
 function canonical(value: unknown, depthLeft: number): string | undefined {
   if (depthLeft < 0) return undefined;
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';

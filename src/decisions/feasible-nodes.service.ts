@@ -29,7 +29,7 @@ import {
 import { FALLBACK } from '../kernel/http/input/fast-body';
 import { LRUCache } from 'lru-cache';
 import { exactlyOne, invalidRequest, matchOptionsOf, uniqueSorted } from './decision-requests';
-import { canonicalJson } from './decision-cache';
+import { canonicalHash, canonicalJson, hashWith } from './decision-cache';
 import { SecondSighting } from '../kernel/cache/second-sighting';
 
 /** A feasible-nodes answer as computed, and its JSON text once REST has needed it. */
@@ -41,7 +41,22 @@ interface CachedDecision {
 /** A feasible-nodes body, parsed and checked; for an inline pod, also validated, admitted and compiled. */
 interface FeasibleNodesQuestion {
   input: FeasibleNodesBody;
-  inline?: { compiled: CompiledPod; key: string };
+  inline?: { compiled: CompiledPod; key: PodKey };
+}
+
+/**
+ * The pod's part of a decision's cache key: its scheduling inputs (and the node it is bound to), hashed; the
+ * canonical text is built only for a question asked before (most distinct pods are asked once).
+ */
+interface PodKey {
+  inputs: unknown;
+  hash: number;
+  text?: string;
+}
+
+function podKey(pod: PodToPlace, boundTo: string | undefined): PodKey {
+  const inputs = [schedulingInputs(pod), boundTo ?? null];
+  return { inputs, hash: canonicalHash(inputs) };
 }
 
 /** Decision-cache sizes: entries, and answer nodes over all entries (~150 bytes each as JSON). */
@@ -107,7 +122,7 @@ export class FeasibleNodesService {
   private async decideFeasibleNodes(body: unknown, principal: Principal): Promise<CachedDecision> {
     const { input, inline } = this.feasibleNodesQuestion(body);
     const stored = inline === undefined ? await this.storedPod(input.podRef!) : undefined;
-    const podKey = inline?.key ?? canonicalJson([schedulingInputs(stored!.pod), stored!.boundTo ?? null]);
+    const podPart = inline?.key ?? podKey(stored!.pod, stored!.boundTo);
     const redactTaints =
       this.config.REDACT_TAINTS || !roleAtLeast(principal.role, this.config.REDACT_TAINTS_BELOW_ROLE);
     const limit = input.limit ?? DEFAULT_FEASIBLE_LIMIT;
@@ -118,11 +133,17 @@ export class FeasibleNodesService {
           ? canonicalJson(input.labelSelector)
           : '*';
     const snapshot = this.snapshots.snapshot;
-    const key = `${podKey}\u0001${selection}\u0001${limit}\u0001${redactTaints}\u0001${snapshot.changeCount}`;
-    const cached = this.decisionCache.get(key);
-    if (cached !== undefined) {
-      this.metrics.decisionCache.inc({ result: 'hit' });
-      return cached;
+    const rest = `\u0001${selection}\u0001${limit}\u0001${redactTaints}\u0001${snapshot.changeCount}`;
+    // Answers are cached from their second sighting, so one never asked before has none: its canonical key is
+    // not built (a hash collision only builds it early).
+    let key: string | undefined;
+    if (this.askedAnswers.hashSeenBefore(hashWith(podPart.hash, rest))) {
+      key = (podPart.text ??= canonicalJson(podPart.inputs)) + rest;
+      const cached = this.decisionCache.get(key);
+      if (cached !== undefined) {
+        this.metrics.decisionCache.inc({ result: 'hit' });
+        return cached;
+      }
     }
     this.metrics.decisionCache.inc({ result: 'miss' });
 
@@ -132,7 +153,7 @@ export class FeasibleNodesService {
     const compiled = inline?.compiled ?? compilePod(stored!.pod, this.matchOptions);
     const decision = decideFeasibleNodes(compiled, table, { redactTaints, limit, candidates, scratch: this.scratch });
     const answer: CachedDecision = { answer: presentFeasibleNodes(decision) };
-    if (this.askedAnswers.seenBefore(key)) this.decisionCache.set(key, answer);
+    if (key !== undefined) this.decisionCache.set(key, answer);
     return answer;
   }
 
@@ -159,7 +180,7 @@ export class FeasibleNodesService {
       const { pod } = this.admittedInlinePod(input.pod);
       question = {
         input,
-        inline: { compiled: compilePod(pod, this.matchOptions), key: canonicalJson([schedulingInputs(pod), null]) },
+        inline: { compiled: compilePod(pod, this.matchOptions), key: podKey(pod, undefined) },
       };
     }
     if (bodyKey !== undefined && this.askedBodies.seenBefore(bodyKey)) this.questions.set(bodyKey, question);

@@ -17,7 +17,12 @@ export class SecondSighting {
 
   /** True when `key` was seen before (within the last one to two generations); records it either way. */
   seenBefore(key: string): boolean {
-    const h = fnv1a31(key);
+    return this.hashSeenBefore(fnv1a31(key));
+  }
+
+  /** `seenBefore` for a key already hashed to 31 bits by the caller (equal keys, equal hashes). */
+  hashSeenBefore(hash: number): boolean {
+    const h = hash & 0x7fffffff;
     if (this.current.has(h)) return true;
     const seen = this.previous.has(h);
     if (this.current.size >= this.capacity) {
