@@ -1,4 +1,10 @@
-import { compileBudgetSelector, evictionConsults } from './budget-selector';
+import fc from 'fast-check';
+import {
+  compactBudgetSelector,
+  compactSelectorMatches,
+  compileBudgetSelector,
+  evictionConsults,
+} from './budget-selector';
 
 // kubernetes pkg/registry/core/pod/storage/eviction.go getPodDisruptionBudgets @01aa0f3f (SEMANTICS B.9.3).
 describe('evictionConsults', () => {
@@ -47,5 +53,34 @@ describe('compileBudgetSelector', () => {
   ];
   it.each(cases)('%s', (_name, selector, labels, expected) => {
     expect(compileBudgetSelector(selector)(labels)).toBe(expected);
+  });
+
+  it.each(cases)('the compact form: %s', (_name, selector, labels, expected) => {
+    expect(compactSelectorMatches(compactBudgetSelector(selector), labels)).toBe(expected);
+  });
+
+  it('the compact form agrees with the compiled one on any selector and labels, and is data for matchLabels', () => {
+    const word = fc.constantFrom('app', 'tier', 'web', 'db', '', 'toString', '__proto__');
+    const labels = fc.dictionary(word, word, { maxKeys: 4 });
+    const expression = fc.record({
+      key: word,
+      operator: fc.constantFrom('In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt'),
+      values: fc.array(word, { maxLength: 2 }),
+    });
+    const selector = fc.option(
+      fc.record(
+        { matchLabels: labels, matchExpressions: fc.array(expression, { maxLength: 2 }) },
+        { requiredKeys: [] },
+      ),
+    );
+    fc.assert(
+      fc.property(selector, labels, (s, l) => {
+        const compact = compactBudgetSelector(s);
+        expect(compactSelectorMatches(compact, l)).toBe(compileBudgetSelector(s)(l));
+        const onlyLabels = s !== null && Object.keys(s.matchLabels ?? {}).length > 0 && !s.matchExpressions?.length;
+        expect(Array.isArray(compact)).toBe(onlyLabels);
+      }),
+      { numRuns: 1000, seed: 20261127 },
+    );
   });
 });

@@ -38,3 +38,27 @@ export function compileBudgetSelector(selector: LabelSelectorSpec | null): (labe
   if (requirements.length === 0) return () => true;
   return (labels) => requirements.every((requirement) => matchesRequirement(requirement, labels));
 }
+
+/**
+ * `compileBudgetSelector` in a form that holds no closure where it can: a selector of matchLabels alone (what
+ * most budgets have) as its `[key, value, …]` pairs, matched by {@link compactSelectorMatches}; any other as
+ * the compiled predicate. The snapshot keeps one per budget, thousands of them, and every closure and
+ * requirement object is one more object a full collection marks.
+ */
+export type CompactBudgetSelector = readonly string[] | ((labels: Labels) => boolean);
+
+export function compactBudgetSelector(selector: LabelSelectorSpec | null): CompactBudgetSelector {
+  if (selector !== null && (selector.matchExpressions ?? []).length === 0) {
+    const pairs = Object.entries(selector.matchLabels ?? {}).flat();
+    if (pairs.length > 0) return pairs;
+  }
+  return compileBudgetSelector(selector);
+}
+
+/** Whether the labels are selected: every pair's key present with its value (matchLabels' equalities, ANDed). */
+export function compactSelectorMatches(selector: CompactBudgetSelector, labels: Labels): boolean {
+  if (typeof selector === 'function') return selector(labels);
+  for (let i = 0; i < selector.length; i += 2)
+    if (!Object.hasOwn(labels, selector[i]) || labels[selector[i]] !== selector[i + 1]) return false;
+  return true;
+}

@@ -1,15 +1,32 @@
-import type { DisruptionBudgetStatus } from '../../domain/disruption/budget-types';
-import { compileBudgetSelector } from '../../domain/disruption/budget-selector';
+import type { DisruptionBudgetStatus, IntOrPercent } from '../../domain/disruption/budget-types';
+import {
+  compactBudgetSelector,
+  compactSelectorMatches,
+  type CompactBudgetSelector,
+} from '../../domain/disruption/budget-selector';
 import { budgetStatus } from '../../domain/disruption/budget-status';
 import { budgetKey, type StoredBudget } from '../model/stored-budget';
 import type { StoredPod } from '../model/stored-objects';
+import { flatJson, flatString } from './flat-json';
 import type { PodStore } from './pod-store';
 
 type Labels = Readonly<Record<string, string>>;
 
+/**
+ * One budget as the index keeps it, in few heap objects (issue 16 (2): 5,000 budgets held as StoredBudget
+ * objects with compiled selectors were ~115,000 objects a full collection marks): the stored budget as one
+ * flat JSON text that reads rebuild it from, and beside it what deciding and counting read without parsing
+ * it: the namespace (shared), the selector in its compact form, the two availability bounds.
+ */
 interface IndexedBudget {
-  budget: StoredBudget;
-  selects: (labels: Labels) => boolean;
+  /** `namespace/name` (budgetKey), as one flat string. */
+  readonly key: string;
+  readonly namespace: string;
+  /** The StoredBudget as JSON, `createdAt` and `updatedAt` as epoch ms. */
+  readonly text: string;
+  readonly selector: CompactBudgetSelector;
+  readonly minAvailable: IntOrPercent | null | undefined;
+  readonly maxUnavailable: IntOrPercent | null | undefined;
 }
 
 /**
@@ -20,6 +37,8 @@ interface IndexedBudget {
  */
 export class BudgetIndex {
   private readonly byKey = new Map<string, IndexedBudget>();
+  /** The namespaces' names, one string each for all their budgets. */
+  private readonly namespaces = new Map<string, string>();
   /** namespace → pod name → labels, for evicted pods with an owner (not in the pod store: not active). */
   private readonly evictedOwned = new Map<string, Map<string, Labels>>();
   private statuses: { version: number; byKey: Map<string, DisruptionBudgetStatus> } | undefined;
@@ -32,6 +51,7 @@ export class BudgetIndex {
 
   load(budgets: Iterable<StoredBudget>, evicted: Iterable<{ namespace: string; name: string; labels: Labels }>): void {
     this.byKey.clear();
+    this.namespaces.clear();
     this.byNamespace = undefined;
     this.evictedOwned.clear();
     for (const budget of budgets) this.upsert(budget);
@@ -44,9 +64,16 @@ export class BudgetIndex {
 
   upsert(budget: StoredBudget): void {
     this.byNamespace = undefined;
-    this.byKey.set(budgetKey(budget.namespace, budget.name), {
-      budget,
-      selects: compileBudgetSelector(budget.spec.selector),
+    let namespace = this.namespaces.get(budget.namespace);
+    if (namespace === undefined) this.namespaces.set(budget.namespace, (namespace = budget.namespace));
+    const key = flatString(budgetKey(namespace, budget.name));
+    this.byKey.set(key, {
+      key,
+      namespace,
+      text: flatJson({ ...budget, createdAt: budget.createdAt.getTime(), updatedAt: budget.updatedAt.getTime() }),
+      selector: compactBudgetSelector(budget.spec.selector),
+      minAvailable: budget.spec.minAvailable,
+      maxUnavailable: budget.spec.maxUnavailable,
     });
   }
 
@@ -69,19 +96,22 @@ export class BudgetIndex {
     return true;
   }
 
+  /** The stored budget, rebuilt from its text (a new object each call). */
   get(namespace: string, name: string): StoredBudget | undefined {
-    return this.byKey.get(budgetKey(namespace, name))?.budget;
+    const indexed = this.byKey.get(budgetKey(namespace, name));
+    return indexed === undefined ? undefined : storedBudget(indexed);
   }
 
   /** Every budget, by namespace then name. */
   all(): StoredBudget[] {
-    return [...this.byKey.values()].map((b) => b.budget).sort(compareBudgets);
+    return [...this.byKey.values()].map(storedBudget).sort(compareBudgets);
   }
 
   /** The budgets of the pod's namespace whose selector matches its labels, by name. */
   selecting(namespace: string, labels: Labels): StoredBudget[] {
     const out: StoredBudget[] = [];
-    for (const indexed of this.inNamespace(namespace)) if (indexed.selects(labels)) out.push(indexed.budget);
+    for (const indexed of this.inNamespace(namespace))
+      if (compactSelectorMatches(indexed.selector, labels)) out.push(storedBudget(indexed));
     return out;
   }
 
@@ -90,11 +120,12 @@ export class BudgetIndex {
     if (!this.byNamespace) {
       this.byNamespace = new Map();
       for (const indexed of this.byKey.values()) {
-        const list = this.byNamespace.get(indexed.budget.namespace);
+        const list = this.byNamespace.get(indexed.namespace);
         if (list) list.push(indexed);
-        else this.byNamespace.set(indexed.budget.namespace, [indexed]);
+        else this.byNamespace.set(indexed.namespace, [indexed]);
       }
-      for (const list of this.byNamespace.values()) list.sort((a, b) => compareBudgets(a.budget, b.budget));
+      // One namespace: its keys (`namespace/name`) sort as the names do.
+      for (const list of this.byNamespace.values()) list.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     }
     return this.byNamespace.get(namespace) ?? [];
   }
@@ -112,22 +143,23 @@ export class BudgetIndex {
   private computeAll(): Map<string, DisruptionBudgetStatus> {
     const byNamespace = new Map<string, IndexedBudget[]>();
     for (const indexed of this.byKey.values()) {
-      const list = byNamespace.get(indexed.budget.namespace);
+      const list = byNamespace.get(indexed.namespace);
       if (list) list.push(indexed);
-      else byNamespace.set(indexed.budget.namespace, [indexed]);
+      else byNamespace.set(indexed.namespace, [indexed]);
     }
     const out = new Map<string, DisruptionBudgetStatus>();
     for (const [namespace, budgets] of byNamespace) {
       const groups = this.labelGroups(namespace);
-      for (const { budget, selects } of budgets) {
+      for (const { key, selector, minAvailable, maxUnavailable } of budgets) {
         let expected = 0;
         let healthy = 0;
         for (const [labels, counts] of groups) {
-          if (!selects(labels)) continue;
+          if (!compactSelectorMatches(selector, labels)) continue;
           expected += counts.expected;
           healthy += counts.healthy;
         }
-        out.set(budgetKey(namespace, budget.name), budgetStatus(budget.spec, { expected, healthy }));
+        // budgetStatus reads the two bounds only; the selector has been applied above.
+        out.set(key, budgetStatus({ minAvailable, maxUnavailable, selector: null }, { expected, healthy }));
       }
     }
     return out;
@@ -165,6 +197,14 @@ export class BudgetIndex {
     if (!inNamespace) this.evictedOwned.set(namespace, (inNamespace = new Map()));
     inNamespace.set(name, labels);
   }
+}
+
+function storedBudget(indexed: IndexedBudget): StoredBudget {
+  const stored = JSON.parse(indexed.text) as Omit<StoredBudget, 'createdAt' | 'updatedAt'> & {
+    createdAt: number;
+    updatedAt: number;
+  };
+  return { ...stored, createdAt: new Date(stored.createdAt), updatedAt: new Date(stored.updatedAt) };
 }
 
 function compareBudgets(a: StoredBudget, b: StoredBudget): number {

@@ -2,6 +2,7 @@ import { toResourceVector } from '../../domain/resources/quantity';
 import { schedulingSignature } from '../../domain/tolerations/taint-to-string';
 import type { ResourceList, ResourceVector, SchedulingNode, Taint } from '../../domain/types';
 import { reviveConditions, type StoredNode } from '../model/stored-objects';
+import { flatJson } from './flat-json';
 
 /**
  * One node as the snapshot keeps it: the scheduling view decisions read, and the rest of the stored node in
@@ -59,7 +60,7 @@ export class NodeRecords {
       taints: this.storedTaintList(node.taints),
       allocatable: allocatable?.list ?? null,
       resourceVersion: node.resourceVersion,
-      rest: flat(JSON.stringify([node.createdAt.getTime(), node.updatedAt.getTime(), node.conditions])),
+      rest: flatJson([node.createdAt.getTime(), node.updatedAt.getTime(), node.conditions]),
     };
   }
 
@@ -106,14 +107,6 @@ export class NodeRecords {
       return { list: frozen, vector: Object.freeze(toResourceVector(frozen).vector) };
     });
   }
-}
-
-/**
- * The text as one flat string. JSON.stringify may answer a rope (a tree of concatenated strings, seen in the
- * heap: four objects per node); a copy through bytes is a single one.
- */
-function flat(text: string): string {
-  return Buffer.from(text, 'utf8').toString('utf8');
 }
 
 /** One value per key, made on first use; emptied past {@link SHARED_CAP} entries. */
