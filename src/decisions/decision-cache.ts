@@ -1,3 +1,5 @@
+import { fnv1a } from '../kernel/cache/fnv1a';
+
 /**
  * JSON with object keys sorted at every level (arrays keep their order), undefined properties left
  * out as JSON.stringify does: equal for two values that differ only in key order, as request bodies
@@ -22,7 +24,7 @@ export function canonicalJsonWithin(value: unknown, maxDepth: number): string | 
  * before costs no canonical key. Different values may share a hash; only the canonical text tells them apart.
  */
 export function canonicalHash(value: unknown): number {
-  if (value === null || typeof value !== 'object') return textHash(JSON.stringify(value) ?? 'null');
+  if (value === null || typeof value !== 'object') return fnv1a(JSON.stringify(value) ?? 'null');
   if (Array.isArray(value)) {
     let h = 0x2f1c3a5b;
     for (let i = 0; i < value.length; i++) {
@@ -39,25 +41,13 @@ export function canonicalHash(value: unknown): number {
     if (!Object.hasOwn(record, key)) continue;
     const item = record[key];
     if (item === undefined || typeof item === 'function') continue;
-    sum = (sum + Math.imul(textHash(key) ^ Math.imul(canonicalHash(item), 0x85ebca6b), 0xc2b2ae35)) | 0;
+    sum = (sum + Math.imul(fnv1a(key) ^ Math.imul(canonicalHash(item), 0x85ebca6b), 0xc2b2ae35)) | 0;
   }
   return sum >>> 0;
 }
 
-/** The hash continued over `text` (FNV-1a): a key of several parts hashed without joining them. */
-export function hashWith(hash: number, text: string): number {
-  let h = hash;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), PRIME);
-  return h >>> 0;
-}
-
 const PRIME = 0x01000193;
-const NULL_HASH = textHash('null');
-
-/** FNV-1a over the text's UTF-16 units. */
-function textHash(text: string): number {
-  return hashWith(0x811c9dc5, text);
-}
+const NULL_HASH = fnv1a('null');
 
 function canonical(value: unknown, depthLeft: number): string | undefined {
   if (depthLeft < 0) return undefined;

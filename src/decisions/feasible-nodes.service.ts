@@ -29,8 +29,9 @@ import {
 import { FALLBACK } from '../kernel/http/input/fast-body';
 import { LRUCache } from 'lru-cache';
 import { exactlyOne, invalidRequest, matchOptionsOf, uniqueSorted } from './decision-requests';
-import { canonicalHash, canonicalJson, hashWith } from './decision-cache';
+import { canonicalHash, canonicalJson } from './decision-cache';
 import { SecondSighting } from '../kernel/cache/second-sighting';
+import { fnv1a } from '../kernel/cache/fnv1a';
 
 /** A feasible-nodes answer as computed, and its JSON text once REST has needed it. */
 interface CachedDecision {
@@ -137,7 +138,7 @@ export class FeasibleNodesService {
     // Answers are cached from their second sighting, so one never asked before has none: its canonical key is
     // not built (a hash collision only builds it early).
     let key: string | undefined;
-    if (this.askedAnswers.hashSeenBefore(hashWith(podPart.hash, rest))) {
+    if (this.askedAnswers.hashSeenBefore(fnv1a(rest, podPart.hash))) {
       key = (podPart.text ??= canonicalJson(podPart.inputs)) + rest;
       const cached = this.decisionCache.get(key);
       if (cached !== undefined) {

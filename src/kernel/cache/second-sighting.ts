@@ -1,3 +1,5 @@
+import { fnv1a } from './fnv1a';
+
 /**
  * Admission for the decision caches: a key is worth remembering once it has been asked before.
  * Remembering every distinct question costs the collector for nothing — under a stream of distinct
@@ -17,7 +19,7 @@ export class SecondSighting {
 
   /** True when `key` was seen before (within the last one to two generations); records it either way. */
   seenBefore(key: string): boolean {
-    return this.hashSeenBefore(fnv1a31(key));
+    return this.hashSeenBefore(fnv1a(key) >>> 1);
   }
 
   /** `seenBefore` for a key already hashed to 31 bits by the caller (equal keys, equal hashes). */
@@ -32,13 +34,4 @@ export class SecondSighting {
     this.current.add(h);
     return seen;
   }
-}
-
-function fnv1a31(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 1;
 }

@@ -1,3 +1,5 @@
+import { FNV_OFFSET, fnv1a } from '../cache/fnv1a';
+
 /**
  * The snapshot's pod names and uids as bytes, and the index from (namespace, name) to slot (issue 16 (2)).
  * Held as strings, with a Map per namespace keyed by the names, they were 300,000 heap objects at 150,000
@@ -44,6 +46,11 @@ export class PodKeys {
 
   has(slot: number): boolean {
     return this.live[slot] === 1;
+  }
+
+  /** The namespace id the slot was keyed with (kept after `remove`, like every column of a freed slot). */
+  namespaceId(slot: number): number {
+    return this.ns[slot];
   }
 
   /** The slot of the pod named `name` in namespace `nsId`, if one is held. */
@@ -180,9 +187,7 @@ const REMOVED = -2;
 
 /** FNV-1a over the name's UTF-16 units, seeded with the namespace id. */
 function hashOf(nsId: number, name: string): number {
-  let hash = 0x811c9dc5 ^ Math.imul(nsId + 1, 0x9e3779b1);
-  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193);
-  return hash & 0x7fffffff;
+  return fnv1a(name, FNV_OFFSET ^ Math.imul(nsId + 1, 0x9e3779b1)) & 0x7fffffff;
 }
 
 function copyInto<T extends Uint32Array | Int32Array | Uint8Array>(

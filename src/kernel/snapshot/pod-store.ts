@@ -71,7 +71,6 @@ export interface PodColumns {
  */
 export class PodStore implements PodColumns {
   private capacity = 0;
-  private ns = new Int32Array(0);
   private node = new Int32Array(0);
   private phase = new Uint8Array(0);
   private boundAt = new Float64Array(0);
@@ -131,7 +130,6 @@ export class PodStore implements PodColumns {
     const slot = this.free.pop() ?? this.top++;
     if (slot >= this.capacity) this.grow(Math.max(1024, this.capacity * 2));
     const nsId = this.namespaces.id(pod.namespace);
-    this.ns[slot] = nsId;
     this.node[slot] = pod.nodeName === null ? -1 : this.nodes.id(pod.nodeName);
     this.phase[slot] = this.phases.id(pod.phase);
     this.boundAt[slot] = pod.boundAt === null ? NaN : pod.boundAt.getTime();
@@ -183,7 +181,7 @@ export class PodStore implements PodColumns {
 
   /** The pod's namespace and phase without materialising it. */
   namespaceOf(slot: number): string {
-    return this.namespaces.name(this.ns[slot]);
+    return this.namespaces.name(this.keys.namespaceId(slot));
   }
 
   phaseOf(slot: number): string {
@@ -197,7 +195,7 @@ export class PodStore implements PodColumns {
   }
 
   namespaceId(slot: number): number {
-    return this.ns[slot];
+    return this.keys.namespaceId(slot);
   }
 
   namespaceName(id: number): string {
@@ -254,7 +252,7 @@ export class PodStore implements PodColumns {
     const owner = this.owner[slot];
     return {
       slot,
-      namespace: this.namespaces.name(this.ns[slot]),
+      namespace: this.namespaces.name(this.keys.namespaceId(slot)),
       name: this.keys.name(slot),
       labels: this.labelsOf(slot),
       phase: this.phases.name(this.phase[slot]) as StoredPod['phase'],
@@ -269,7 +267,7 @@ export class PodStore implements PodColumns {
     const owner = this.owner[slot];
     const affinity = this.affinity[slot];
     return {
-      namespace: this.namespaces.name(this.ns[slot]),
+      namespace: this.namespaces.name(this.keys.namespaceId(slot)),
       name: this.keys.name(slot),
       priority: this.priority[slot],
       owner: owner < 0 ? null : (this.owners.value(owner) as StoredPod['owner']),
@@ -286,7 +284,7 @@ export class PodStore implements PodColumns {
     const owner = this.owner[slot];
     const affinity = this.affinity[slot];
     return {
-      namespace: this.namespaces.name(this.ns[slot]),
+      namespace: this.namespaces.name(this.keys.namespaceId(slot)),
       name: this.keys.name(slot),
       uid: this.keys.uid(slot),
       labels: this.labelsOf(slot),
@@ -316,7 +314,6 @@ export class PodStore implements PodColumns {
     const i32 = (n: number) => new Int32Array(n);
     const u8 = (n: number) => new Uint8Array(n);
     const f64 = (n: number) => new Float64Array(n);
-    this.ns = copy(this.ns, i32);
     this.node = copy(this.node, i32);
     this.phase = copy(this.phase, u8);
     this.boundAt = copy(this.boundAt, f64);
