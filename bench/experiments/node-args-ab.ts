@@ -8,7 +8,10 @@
  *     --variants "default=;pool1=--v8-pool-size=1" [--rounds 3] [--rate 1000] [--duration 30] [--warm 10] \
  *     [--closed-first] [--hold-inventory] [--loader-child] [--closed-child]
  * A variant is `name=flags` (flags space-separated, may be empty); variants are separated by `;`. A flag `@<path>`
- * runs that compiled entry instead of this tree's dist/main.js (e.g. `before=@/tmp/before/dist/main.js;after=`).
+ * runs that compiled entry instead of this tree's dist/main.js (e.g. `before=@/tmp/before/dist/main.js;after=`);
+ * a flag `%KEY=VALUE` sets the service's environment, e.g. the other storage mode on a copy of the same inventory:
+ * `embedded=;postgres=%DATABASE_URL=postgres://postgres@127.0.0.1:5432/tw_reads %REDIS_URL=redis://127.0.0.1:6379/6`
+ * (DATA_DIR is ignored when DATABASE_URL is set).
  */
 import { chunkList, generateInventory } from '../generate-inventory';
 import { http } from '../lib/http';
@@ -16,6 +19,7 @@ import { runLoad, type LoadRequest } from '../lib/load';
 import { load as loadAverage } from '../lib/machine';
 import { runOpenLoop } from '../lib/open-loop';
 import { REPO_ROOT, Service } from '../lib/service';
+import { collectOwnGarbage } from '../lib/own-heap';
 import { distinctPodBody, podMix } from '../scenarios';
 import { runOpenLoopInChild } from '../lib/open-loop-process';
 import { runLoadInChild } from '../lib/load-process';
@@ -44,13 +48,11 @@ async function main() {
   const closedChild = argv.includes('--closed-child');
   // --loader-child: the open loop in a process of its own that holds nothing else (open-loop-process.ts)
   const inChild = argv.includes('--loader-child');
-  const inv = generateInventory({ nodes: num('nodes', 5000), pods: num('pods', 150000), seed: 42 });
-  const inline = podMix(inv).filter((c) => c.body.pod);
-  // --hold-inventory: this process (the loader) keeps the generated inventory and its import chunks alive,
-  // as bench/run.ts did until 2026-11-27; without it the loader holds only its requests.
-  const held = argv.includes('--hold-inventory')
-    ? { inv, chunks: chunkList(inv.items, 10_000).map((c) => JSON.stringify(c)) }
-    : undefined;
+  // The generated inventory is made in a function of its own, so that only the pod mix outlives it: a suspended
+  // async function keeps every local alive, and this process holding 150,000 pods made its own major collections
+  // (~1 s of a core) land in the middle of the loops it measures.
+  const { inline, held } = podMixOf(num('nodes', 5000), num('pods', 150000), argv.includes('--hold-inventory'));
+  await collectOwnGarbage();
   const path = '/v1/decisions/feasible-nodes';
 
   for (let round = 0; round < rounds; round++) {
@@ -58,10 +60,13 @@ async function main() {
     for (const variant of order) {
       // a flag `@<path>` names another compiled entry (a tree built from an earlier commit); the rest are node flags
       const entry = variant.flags.find((f) => f.startsWith('@'))?.slice(1) ?? `${REPO_ROOT}/dist/main.js`;
+      const env = Object.fromEntries(
+        variant.flags.filter((f) => f.startsWith('%')).map((f) => f.slice(1).split(/=(.*)/s).slice(0, 2)),
+      );
       const { service } = await Service.start({
         entry,
-        env: { DATA_DIR: data, BENCH_OPS_ROUTES: 'true' },
-        nodeArgs: ['--expose-gc', ...variant.flags.filter((f) => !f.startsWith('@'))],
+        env: { DATA_DIR: data, BENCH_OPS_ROUTES: 'true', ...env },
+        nodeArgs: ['--expose-gc', ...variant.flags.filter((f) => !f.startsWith('@') && !f.startsWith('%'))],
       });
       try {
         let n = 0;
@@ -153,6 +158,17 @@ async function main() {
     }
   }
   if (held) log(`(the loader's process held ${held.inv.items.length} objects and ${held.chunks.length} import chunks)`);
+}
+
+/**
+ * The inline pods of the bench's mix. `hold` (--hold-inventory): this process (the loader) keeps the generated
+ * inventory and its import chunks alive, as bench/run.ts did until 2026-11-27; without it it holds only its requests.
+ */
+function podMixOf(nodes: number, pods: number, hold: boolean) {
+  const inv = generateInventory({ nodes, pods, seed: 42 });
+  const inline = podMix(inv).filter((c) => c.body.pod);
+  const held = hold ? { inv, chunks: chunkList(inv.items, 10_000).map((c) => JSON.stringify(c)) } : undefined;
+  return { inline, held };
 }
 
 main().catch((error) => {

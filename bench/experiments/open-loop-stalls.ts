@@ -16,6 +16,7 @@ import { runOpenLoop } from '../lib/open-loop';
 import { runOpenLoopInChild } from '../lib/open-loop-process';
 import { http } from '../lib/http';
 import { REPO_ROOT, Service, compileService } from '../lib/service';
+import { collectOwnGarbage } from '../lib/own-heap';
 import { chunkList, generateInventory } from '../generate-inventory';
 import { distinctPodBody, podMix } from '../scenarios';
 
@@ -48,6 +49,7 @@ async function main() {
 
   const env = { DATA_DIR: data, BENCH_OPS_ROUTES: 'true' };
   const { cases, held } = await prepareInventory(nodes, pods, data, entry, env, argv.includes('--hold-inventory'));
+  await collectOwnGarbage();
 
   const probe = join(REPO_ROOT, 'bench', 'experiments', 'stall-probe.cjs');
   const serviceStalls = join(out, 'service-stalls.jsonl');
