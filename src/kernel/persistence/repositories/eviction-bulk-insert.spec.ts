@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Taint } from '../../../domain/types';
+import { taintToJson } from '../../model/taint-json';
+import { json } from '../prisma-types';
 import { specDatabase } from '../testing/spec-database';
 import { compactRows, EvictionRepository, type NewEvictionRow } from './eviction.repository';
 
 jest.setTimeout(120_000);
 
 /**
- * Above 100 rows `EvictionRepository.insert` writes one compact JSON document (rows as arrays, taints and reasons
- * as indexes) instead of Prisma's createMany: the rows it stores must be exactly those createMany stores for the
- * same input. Embedded PGlite by default; the PostgreSQL mode with DATABASE_URL (a migrated database).
+ * `EvictionRepository.insert` writes any number of rows as one compact JSON document (rows as arrays, taints and
+ * reasons as indexes) instead of Prisma's createMany: the rows it stores must be exactly those createMany stores for
+ * the same input. Embedded PGlite by default; the PostgreSQL mode with DATABASE_URL (a migrated database).
  */
 describe('EvictionRepository.insert: the bulk statement stores what createMany stores', () => {
   const db = specDatabase('eviction-bulk');
@@ -66,20 +68,64 @@ describe('EvictionRepository.insert: the bulk statement stores what createMany s
     }));
   }
 
-  it.each([
+  /** The reference: the rows through Prisma's createMany, as `insert` wrote them up to 100 rows until 2026-11-27. */
+  async function createMany(
+    rows: readonly NewEvictionRow[],
+    outcome: { status: 'Scheduled' } | { status: 'Executed'; at: Date },
+  ): Promise<void> {
+    await db().prisma.eviction.createMany({
+      data: rows.map((r) => ({
+        id: r.id,
+        podUid: r.podUid,
+        namespace: r.namespace,
+        podName: r.podName,
+        nodeName: r.nodeName,
+        taints: json(r.taints.map(taintToJson)),
+        status: outcome.status,
+        evictAt: r.evictAt,
+        executedAt: outcome.status === 'Executed' ? outcome.at : null,
+        reason: r.reason,
+        timerId: r.timerId,
+        forecast: r.forecast === true,
+      })),
+    });
+  }
+
+  const outcomes = [
     ['Scheduled', { status: 'Scheduled' } as const],
     ['Executed', { status: 'Executed', at: new Date('2026-11-25T11:00:00.456Z') } as const],
-  ])('%s rows: 120 in one statement equal the same rows 10 at a time', async (status, outcome) => {
-    // A PostgreSQL database outlives the run: tags unique to it.
-    const run = randomUUID().slice(0, 8);
-    const bulk = rowsFor(120, `bulk-${status}-${run}`);
-    const small = rowsFor(120, `small-${status}-${run}`);
-    await repo.insert(db().prisma, bulk, outcome);
-    for (let i = 0; i < small.length; i += 10) await repo.insert(db().prisma, small.slice(i, i + 10), outcome);
-    const viaBulk = await stored(`bulk-${status}-${run}`);
-    expect(viaBulk).toHaveLength(120);
-    expect(viaBulk).toEqual(await stored(`small-${status}-${run}`));
-  });
+  ] as const;
+
+  it.each(outcomes)(
+    '%s rows: 120 in one statement equal the same rows through createMany, 10 at a time',
+    async (status, outcome) => {
+      // A PostgreSQL database outlives the run: tags unique to it.
+      const run = randomUUID().slice(0, 8);
+      const bulk = rowsFor(120, `bulk-${status}-${run}`);
+      const reference = rowsFor(120, `ref-${status}-${run}`);
+      await repo.insert(db().prisma, bulk, outcome);
+      for (let i = 0; i < reference.length; i += 10) await createMany(reference.slice(i, i + 10), outcome);
+      const viaBulk = await stored(`bulk-${status}-${run}`);
+      expect(viaBulk).toHaveLength(120);
+      expect(viaBulk).toEqual(await stored(`ref-${status}-${run}`));
+    },
+  );
+
+  it.each(outcomes)(
+    '%s rows: one row, and six (every case once), as createMany stores them',
+    async (status, outcome) => {
+      const run = randomUUID().slice(0, 8);
+      for (const count of [1, 6]) {
+        const mine = rowsFor(count, `few${count}-${status}-${run}`);
+        const reference = rowsFor(count, `fewref${count}-${status}-${run}`);
+        await repo.insert(db().prisma, mine, outcome);
+        await createMany(reference, outcome);
+        const viaInsert = await stored(`few${count}-${status}-${run}`);
+        expect(viaInsert).toHaveLength(count);
+        expect(viaInsert).toEqual(await stored(`fewref${count}-${status}-${run}`));
+      }
+    },
+  );
 
   it('indexes each distinct taint list and reason once', () => {
     const rows = rowsFor(12, 'c');

@@ -2,10 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Taint, TaintEffect } from '../../../domain/types';
 import { taintToJson } from '../../model/taint-json';
 import { isOverdueForecast } from '../../../domain/eviction/forecast';
-import { json, type Db } from '../prisma-types';
-
-/** Above this many rows, one statement with one JSON document replaces createMany. */
-const BULK_ROWS = 100;
+import type { Db } from '../prisma-types';
 
 /**
  * A pending eviction row — Scheduled, or Held by a disruption budget (SEMANTICS B.9.6) — as the planner reads
@@ -170,31 +167,15 @@ export class EvictionRepository {
   ): Promise<void> {
     if (rows.length === 0) return;
     const executedAt = outcome.status === 'Executed' ? outcome.at : null;
-    if (rows.length <= BULK_ROWS) {
-      await db.eviction.createMany({
-        data: rows.map((r) => ({
-          id: r.id,
-          podUid: r.podUid,
-          namespace: r.namespace,
-          podName: r.podName,
-          nodeName: r.nodeName,
-          taints: json(r.taints.map(taintToJson)),
-          status: outcome.status,
-          evictAt: r.evictAt,
-          executedAt,
-          reason: r.reason,
-          timerId: r.timerId,
-          forecast: r.forecast === true,
-        })),
-      });
-      return;
-    }
-    // One statement, three JSON parameters: createMany binds every value separately, ~2.5 ms per row on PGlite
-    // (25 s for a NoExecute taint over 10,000 pods), and an array per column costs the driver a conversion per
-    // element. Each row is an array, not an object (no key names repeated 10,000 times), and its taints and reason
-    // (the same for every pod of a node) are indexes into two short lists: the document is 40 % of the objects'
-    // size, and every byte of it is copied by Prisma (JSON.stringify, JSON.parse), encoded by PGlite and parsed
-    // as jsonb in its WASM — the biggest statement of a NoExecute taint's commit (bench/ANALYSIS.md, issue 13).
+    // One statement, three JSON parameters, for any number of rows: createMany binds every value separately, ~2.5 ms
+    // per row on PGlite (25 s for a NoExecute taint over 10,000 pods), and an array per column costs the driver a
+    // conversion per element. Each row is an array, not an object (no key names repeated 10,000 times), and its taints
+    // and reason (the same for every pod of a node) are indexes into two short lists: the document is 40 % of the
+    // objects' size, and every byte of it is copied by Prisma (JSON.stringify, JSON.parse), encoded by PGlite and
+    // parsed as jsonb in its WASM — the biggest statement of a NoExecute taint's commit (bench/ANALYSIS.md, issue 13).
+    // Up to 100 rows went through createMany until 2026-11-27: Prisma compiles its plan once per distinct row count
+    // (the rows are not a parameter), ~60 ms for 10 and ~230 ms for 100 on the service's thread, inside the first
+    // taint of a node's pods after start-up (bench/ANALYSIS.md).
     const bulk = compactRows(rows);
     await db.$executeRawUnsafe(
       `INSERT INTO evictions (id, pod_uid, namespace, pod_name, node_name, taints, status, evict_at, executed_at, reason, timer_id, forecast)
