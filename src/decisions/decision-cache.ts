@@ -1,4 +1,4 @@
-import { fnv1a } from '../kernel/cache/fnv1a';
+import { FNV_PRIME, fnv1a } from '../kernel/cache/fnv1a';
 
 /**
  * JSON with object keys sorted at every level (arrays keep their order), undefined properties left
@@ -29,9 +29,12 @@ export function canonicalHash(value: unknown): number {
     let h = 0x2f1c3a5b;
     for (let i = 0; i < value.length; i++) {
       const item = value[i];
-      h = Math.imul(h ^ (item === undefined || typeof item === 'function' ? NULL_HASH : canonicalHash(item)), PRIME);
+      h = Math.imul(
+        h ^ (item === undefined || typeof item === 'function' ? NULL_HASH : canonicalHash(item)),
+        FNV_PRIME,
+      );
     }
-    return Math.imul(h ^ value.length, PRIME) >>> 0;
+    return Math.imul(h ^ value.length, FNV_PRIME) >>> 0;
   }
   if (typeof (value as { toJSON?: unknown }).toJSON === 'function')
     return canonicalHash((value as { toJSON(): unknown }).toJSON());
@@ -46,7 +49,6 @@ export function canonicalHash(value: unknown): number {
   return sum >>> 0;
 }
 
-const PRIME = 0x01000193;
 const NULL_HASH = fnv1a('null');
 
 function canonical(value: unknown, depthLeft: number): string | undefined {

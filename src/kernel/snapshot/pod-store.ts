@@ -181,7 +181,7 @@ export class PodStore implements PodColumns {
 
   /** The pod's namespace and phase without materialising it. */
   namespaceOf(slot: number): string {
-    return this.namespaces.name(this.keys.namespaceId(slot));
+    return this.namespaces.name(this.namespaceId(slot));
   }
 
   phaseOf(slot: number): string {
@@ -252,7 +252,7 @@ export class PodStore implements PodColumns {
     const owner = this.owner[slot];
     return {
       slot,
-      namespace: this.namespaces.name(this.keys.namespaceId(slot)),
+      namespace: this.namespaceOf(slot),
       name: this.keys.name(slot),
       labels: this.labelsOf(slot),
       phase: this.phases.name(this.phase[slot]) as StoredPod['phase'],
@@ -267,7 +267,7 @@ export class PodStore implements PodColumns {
     const owner = this.owner[slot];
     const affinity = this.affinity[slot];
     return {
-      namespace: this.namespaces.name(this.keys.namespaceId(slot)),
+      namespace: this.namespaceOf(slot),
       name: this.keys.name(slot),
       priority: this.priority[slot],
       owner: owner < 0 ? null : (this.owners.value(owner) as StoredPod['owner']),
@@ -284,7 +284,7 @@ export class PodStore implements PodColumns {
     const owner = this.owner[slot];
     const affinity = this.affinity[slot];
     return {
-      namespace: this.namespaces.name(this.keys.namespaceId(slot)),
+      namespace: this.namespaceOf(slot),
       name: this.keys.name(slot),
       uid: this.keys.uid(slot),
       labels: this.labelsOf(slot),
