@@ -1,5 +1,4 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { collectGarbageNow } from '../../src/kernel/runtime/full-collection';
 import { sleep } from './service';
 
 /**
@@ -16,21 +15,7 @@ import { sleep } from './service';
  * the system, and the measurements that follow no longer share the machine with it. Returns the collection's time.
  */
 export async function collectOwnGarbage(settleMs = 1500): Promise<number> {
-  const started = performance.now();
-  ownGc()();
-  const ms = performance.now() - started;
+  const ms = collectGarbageNow();
   await sleep(settleMs);
   return ms;
-}
-
-let gc: (() => void) | undefined;
-
-/** V8's `gc()` without starting the bench with --expose-gc: the flag is set, then a new context exposes it. */
-function ownGc(): () => void {
-  if (gc) return gc;
-  const exposed = (globalThis as { gc?: () => void }).gc;
-  if (exposed) return (gc = exposed);
-  setFlagsFromString('--expose-gc');
-  gc = runInNewContext('gc') as () => void;
-  return gc;
 }
