@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from '../kernel/config/config.schema';
 import { AppError } from '../kernel/errors/app-error';
 import { Metrics } from '../kernel/observability/metrics';
 import type { GcPause } from '../kernel/observability/gc-pauses';
+import { collectGarbageNow } from '../kernel/runtime/full-collection';
 
 /**
  * Routes for the bench (BENCH_OPS_ROUTES, off by default, refused in production): the GC pauses inside
@@ -26,19 +27,13 @@ export class BenchOpsController {
     return { pauses: this.metrics.gcPauses.recent(Number(since) || 0) };
   }
 
-  /** A full collection (node --expose-gc), timed, then V8's heap statistics. */
+  /** A full collection, timed, then V8's heap statistics (`collected` is always true; kept for older callers). */
   @Post('heap')
   @HttpCode(200)
-  heap(): { collected: boolean; gcMs?: number; heap: ReturnType<typeof getHeapStatistics> } {
+  heap(): { collected: boolean; gcMs: number; heap: ReturnType<typeof getHeapStatistics> } {
     this.enabled();
-    const gc = (globalThis as { gc?: () => void }).gc;
-    let gcMs: number | undefined;
-    if (gc) {
-      const started = performance.now();
-      gc();
-      gcMs = performance.now() - started;
-    }
-    return { collected: gc !== undefined, gcMs, heap: getHeapStatistics() };
+    const gcMs = collectGarbageNow();
+    return { collected: true, gcMs, heap: getHeapStatistics() };
   }
 
   private enabled(): void {

@@ -167,8 +167,8 @@ export const configSchema = z.object({
   /** Every GC pause into taintwise_gc_pause_seconds and taintwise_gc_pause_max_seconds on /metrics. */
   METRICS_GC_PAUSES: bool(true),
   /**
-   * Bench only: GET /ops/gc-pauses (the recent pauses) and POST /ops/heap (a forced full collection when
-   * node runs with --expose-gc, then V8's heap statistics). Refused with NODE_ENV=production.
+   * Bench only: GET /ops/gc-pauses (the recent pauses) and POST /ops/heap (a forced full collection, then
+   * V8's heap statistics). Refused with NODE_ENV=production.
    */
   BENCH_OPS_ROUTES: bool(false),
 });

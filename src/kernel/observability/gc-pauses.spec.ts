@@ -1,12 +1,10 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { collectGarbageNow } from '../runtime/full-collection';
 import { Registry } from 'prom-client';
 import { constants } from 'node:perf_hooks';
 import { GcPauses, gcReasons } from './gc-pauses';
 
-// A real full collection on demand: V8's gc() exposed at run time (Jest does not pass --expose-gc).
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+// A real full collection on demand (Jest does not pass --expose-gc).
+const gc = (): void => void collectGarbageNow();
 
 /** PerformanceObserver delivers entries asynchronously; wait until the forced collection arrived. */
 async function until(check: () => boolean): Promise<void> {
