@@ -62,7 +62,7 @@ describe('openDatabase with PGlite', () => {
     const db = await openDatabase({ dataDir });
     try {
       await expect(db.newPgClient()).rejects.toThrow(/PGlite/);
-      expect(db.pglite).toBeDefined();
+      expect(await db.embedded?.rows('SELECT 1')).toEqual([[1]]);
     } finally {
       await db.close();
     }

@@ -4,13 +4,11 @@
 // schema and queries serve both.
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool, Client, type PoolConfig } from 'pg';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from '../../generated/prisma/client';
-import { applyMigrations, pgliteSession, pgSession, type MigrationResult } from './migrations';
-import { pgliteTakingTurns } from './pglite-turns';
+import { applyMigrations, pgSession, type MigrationResult } from './migrations';
+import { PgliteThread } from './pglite-thread';
 
 export type DatabaseKind = 'postgres' | 'pglite';
 
@@ -52,8 +50,8 @@ export interface Database {
    * its own, not a pooled one. Undefined on PGlite.
    */
   readonly databaseUrl?: string;
-  /** The embedded instance (kind 'pglite'); it has its own in-process listen()/NOTIFY. */
-  readonly pglite?: PGlite;
+  /** The embedded database's thread (kind 'pglite'): plain SQL with rows as arrays, beside Prisma's client. */
+  readonly embedded?: Pick<PgliteThread, 'rows'>;
   /** What start-up migration did. */
   readonly migrations: MigrationResult;
   /** A dedicated (unpooled) pg client with the same settings; the caller ends it. PostgreSQL only. */
@@ -167,22 +165,31 @@ export async function migrateDatabase(options: Omit<OpenDatabaseOptions, 'migrat
       await client.end().catch(() => {});
     }
   }
-  const { db, releaseLock } = await startPglite(options.dataDir);
+  const { thread, releaseLock } = await startPgliteThread(options.dataDir, true, options.migrationsDir, log);
   try {
-    return await applyMigrations(pgliteSession(db), { migrationsDir: options.migrationsDir, log });
+    return thread.migrations;
   } finally {
-    await db.close().catch(() => {});
+    await thread.close().catch(() => {});
     releaseLock();
   }
 }
 
-/** The cluster lives in <dataDir>/pglite (the data folder may hold other things), next to its lock. */
-async function startPglite(dataDirOption: string): Promise<{ db: PGlite; releaseLock: () => void }> {
+/**
+ * The cluster lives in <dataDir>/pglite (the data folder may hold other things), next to its lock; PGlite runs in a
+ * thread of its own (pglite-thread.ts), which applies the migrations before it answers.
+ */
+async function startPgliteThread(
+  dataDirOption: string,
+  migrate: boolean,
+  migrationsDir: string | undefined,
+  log: (message: string) => void,
+): Promise<{ thread: PgliteThread; releaseLock: () => void }> {
   const dataDir = path.resolve(dataDirOption);
   mkdirSync(dataDir, { recursive: true });
   const releaseLock = lockDataDir(dataDir);
   try {
-    return { db: await PGlite.create({ dataDir: path.join(dataDir, 'pglite') }), releaseLock };
+    const thread = await PgliteThread.start({ pgliteDir: path.join(dataDir, 'pglite'), migrate, migrationsDir, log });
+    return { thread, releaseLock };
   } catch (error) {
     releaseLock();
     throw error;
@@ -191,15 +198,16 @@ async function startPglite(dataDirOption: string): Promise<{ db: PGlite; release
 
 async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
   const log = options.log ?? (() => {});
-  const { db, releaseLock } = await startPglite(options.dataDir);
+  const { thread, releaseLock } = await startPgliteThread(
+    options.dataDir,
+    options.migrate !== false,
+    options.migrationsDir,
+    log,
+  );
   try {
-    let migrations: MigrationResult = { applied: [], alreadyApplied: [], checksumMismatches: [], unknownApplied: [] };
-    if (options.migrate !== false) {
-      migrations = await applyMigrations(pgliteSession(db), { migrationsDir: options.migrationsDir, log });
-    }
-    const pglite = db;
+    const embedded = thread;
     const prisma = new PrismaClient({
-      adapter: new PrismaPGlite(pgliteTakingTurns(pglite)),
+      adapter: embedded.adapterFactory(),
       transactionOptions: { ...DEFAULTS.transactionOptions, ...options.transactionOptions },
     });
     await prisma.$connect();
@@ -207,21 +215,21 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
     return {
       kind: 'pglite',
       prisma,
-      pglite,
-      migrations,
+      embedded,
+      migrations: embedded.migrations,
       newPgClient() {
         return Promise.reject(
           new Error('newPgClient: the embedded database (PGlite) has no PostgreSQL server to connect to'),
         );
       },
       async ping() {
-        await pglite.query('SELECT 1');
+        await embedded.rows('SELECT 1');
       },
       close() {
         closed ??= (async () => {
           try {
             await prisma.$disconnect().catch(() => {});
-            await pglite.close();
+            await embedded.close();
           } finally {
             releaseLock();
           }
@@ -230,7 +238,7 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
       },
     };
   } catch (error) {
-    await db.close().catch(() => {});
+    await thread.close().catch(() => {});
     releaseLock();
     throw error;
   }

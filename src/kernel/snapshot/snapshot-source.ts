@@ -37,20 +37,16 @@ export async function loadInventory(database: Database): Promise<InventoryRows> 
 }
 
 /**
- * `ahead`: whether sending a statement before the rows of the previous one are parsed gains anything. On
- * PostgreSQL it does: the connection runs queued statements in order, so the server works on the next part
- * (on the other core) while this thread parses the last one, as far as the socket's buffers let it run ahead
- * (loadInventory −8 % at 150,000 pods, bench/ANALYSIS.md). PGlite runs every statement in this thread, so
- * there it would only hold one more part's rows in memory at a time.
+ * `ahead`: whether sending a statement before the rows of the previous one are parsed gains anything. It does on
+ * both: PostgreSQL's connection runs queued statements in order, so the server works on the next part (on the
+ * other core) while this thread parses the last one, as far as the socket's buffers let it run ahead
+ * (loadInventory −8 % at 150,000 pods, bench/ANALYSIS.md); embedded PGlite runs in a thread of its own
+ * (pglite-thread.ts), which reads the next part meanwhile.
  */
 async function arrayQuery(database: Database): Promise<{ query: Query; release: () => Promise<void>; ahead: boolean }> {
-  if (database.kind === 'pglite' && database.pglite) {
-    const pglite = database.pglite;
-    return {
-      query: async (sql) => (await pglite.query<Row>(sql, [], { rowMode: 'array' })).rows,
-      release: async () => undefined,
-      ahead: false,
-    };
+  if (database.kind === 'pglite' && database.embedded) {
+    const embedded = database.embedded;
+    return { query: (sql) => embedded.rows(sql), release: async () => undefined, ahead: true };
   }
   const client = await database.newPgClient();
   return {
