@@ -120,8 +120,9 @@ export class DueEvictionSweeper implements OnApplicationShutdown {
 
   private async batchChecked(scope: Scope): Promise<number> {
     // One turn of the event loop first, so the events the batch before published at its COMMIT are written to
-    // watchers before this batch takes its clock and its rows. On embedded storage a batch never waits for I/O
-    // (PGlite runs in this thread): without it, a sweep's first 5,000 events left when the last batch committed.
+    // watchers before this batch takes its clock and its rows (when PGlite ran in the service's thread, a sweep's
+    // first 5,000 events left only when the last batch committed; it has a thread of its own now, and the turn is
+    // still what orders the first batch's writes before the second batch's work).
     await setImmediate();
     // Shutting down: fail, so the firing stays with the timers (retried, or re-armed at start-up).
     if (this.stopped) throw new Error('the eviction sweeper is shutting down');

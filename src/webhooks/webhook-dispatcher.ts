@@ -27,8 +27,8 @@ const BATCH = 500;
 const REFRESH_MS = 100;
 /**
  * Acknowledged rows wait at most this long to be marked Delivered, so a burst costs one UPDATE per
- * this many ms (embedded PGlite runs its queries on this thread: a statement per row would halve the
- * delivery rate), and a SIGKILL re-sends at most the messages acknowledged in the last this-many ms.
+ * this many ms (a statement per row would halve the embedded delivery rate: PGlite runs one statement at a
+ * time), and a SIGKILL re-sends at most the messages acknowledged in the last this-many ms.
  */
 const MARK_EVERY_MS = 25;
 /**

@@ -108,21 +108,26 @@ describe('the embedded database in a thread of its own', () => {
 });
 
 describe('the embedded database thread and the process', () => {
-  it('keeps a process alive while a call waits for the thread, and lets it exit once idle (even unclosed)', () => {
+  it('keeps a process alive while a call or close() waits for the thread, and lets it exit once idle (even unclosed)', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'taintwise-pglite-exit-'));
     try {
+      // The first database is closed, and close() must finish with nothing else alive; the second never is.
       const script = `
         const { openDatabase } = require(${JSON.stringify(path.join(__dirname, 'database.ts'))});
-        openDatabase({ dataDir: ${JSON.stringify(path.join(root, 'data'))} })
-          .then((db) => db.embedded.rows('SELECT 40 + 2'))
-          .then((rows) => console.log('answer', rows[0][0]));`;
+        (async () => {
+          const closed = await openDatabase({ dataDir: ${JSON.stringify(path.join(root, 'closed'))} });
+          await closed.close();
+          console.log('closed');
+          const open = await openDatabase({ dataDir: ${JSON.stringify(path.join(root, 'open'))} });
+          console.log('answer', (await open.embedded.rows('SELECT 40 + 2'))[0][0]);
+        })();`;
       const child = spawnSync(process.execPath, ['-r', '@swc-node/register', '-e', script], {
         cwd: path.resolve(__dirname, '..', '..', '..'),
         encoding: 'utf8',
         timeout: 90_000,
       });
       expect(child.stderr).toBe('');
-      expect(child.stdout).toContain('answer 42');
+      expect(child.stdout).toBe('closed\nanswer 42\n');
       expect(child.status).toBe(0);
     } finally {
       rmSync(root, { recursive: true, force: true });

@@ -94,6 +94,8 @@ export class PgliteThread {
       if (this.stopped) return;
       const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
       await this.call({ op: 'close' });
+      // held until the thread has ended: a caller awaiting close() has nothing else keeping the process alive
+      this.worker.ref();
       await exited;
     })();
     return this.closing;
