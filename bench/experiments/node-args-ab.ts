@@ -12,15 +12,22 @@
  * a flag `%KEY=VALUE` sets the service's environment, e.g. the other storage mode on a copy of the same inventory:
  * `embedded=;postgres=%DATABASE_URL=postgres://postgres@127.0.0.1:5432/tw_reads %REDIS_URL=redis://127.0.0.1:6379/6`
  * (DATA_DIR is ignored when DATABASE_URL is set).
+ * `--drain-nodes N [--drain-every S]`: before the open loop, the drain taint (scenarios.ts DRAIN_SPEC) on N `batch-b`
+ * nodes, one every S s (default 2); their pods tolerate it for 30 s, so N sweeps of ~100 evictions each fall due
+ * 30 s after each taint: inside the measured window when the tainting plus --warm is under 30 s and the window
+ * reaches past the last one (e.g. 10 nodes every 2 s, --warm 10, --duration 40). `--copy`: every service runs on a
+ * fresh copy of --data, removed afterwards, so each round starts from the same rows.
  */
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { chunkList, generateInventory } from '../generate-inventory';
 import { http } from '../lib/http';
 import { runLoad, type LoadRequest } from '../lib/load';
 import { load as loadAverage } from '../lib/machine';
 import { runOpenLoop } from '../lib/open-loop';
-import { REPO_ROOT, Service } from '../lib/service';
+import { REPO_ROOT, Service, sleep } from '../lib/service';
 import { collectOwnGarbage } from '../lib/own-heap';
-import { distinctPodBody, podMix } from '../scenarios';
+import { DRAIN_SPEC, distinctPodBody, podMix } from '../scenarios';
 import { runOpenLoopInChild } from '../lib/open-loop-process';
 import { runLoadInChild } from '../lib/load-process';
 import { ForeignCpuSampler, type ForeignProcessCpu } from '../lib/foreign-cpu';
@@ -51,7 +58,14 @@ async function main() {
   // The generated inventory is made in a function of its own, so that only the pod mix outlives it: a suspended
   // async function keeps every local alive, and this process holding 150,000 pods made its own major collections
   // (~1 s of a core) land in the middle of the loops it measures.
-  const { inline, held } = podMixOf(num('nodes', 5000), num('pods', 150000), argv.includes('--hold-inventory'));
+  const drainNodes = num('drain-nodes', 0);
+  const drainEvery = num('drain-every', 2);
+  const copy = argv.includes('--copy');
+  const { inline, held, drainable } = podMixOf(
+    num('nodes', 5000),
+    num('pods', 150000),
+    argv.includes('--hold-inventory'),
+  );
   await collectOwnGarbage();
   const path = '/v1/decisions/feasible-nodes';
 
@@ -63,9 +77,14 @@ async function main() {
       const env = Object.fromEntries(
         variant.flags.filter((f) => f.startsWith('%')).map((f) => f.slice(1).split(/=(.*)/s).slice(0, 2)),
       );
+      const dataDir = copy ? `${data}-ab-copy` : data;
+      if (copy) {
+        rmSync(dataDir, { recursive: true, force: true });
+        execFileSync('cp', ['-a', data, dataDir]);
+      }
       const { service } = await Service.start({
         entry,
-        env: { DATA_DIR: data, BENCH_OPS_ROUTES: 'true', ...env },
+        env: { DATA_DIR: dataDir, BENCH_OPS_ROUTES: 'true', ...env },
         nodeArgs: ['--expose-gc', ...variant.flags.filter((f) => !f.startsWith('@') && !f.startsWith('%'))],
       });
       try {
@@ -100,6 +119,12 @@ async function main() {
               });
         // --closed-first: the open loop after the closed loop, as in the bench (which runs it after its read loads)
         const closedBefore = closedFirst ? await closedLoop() : undefined;
+        for (const name of drainable.slice(0, drainNodes)) {
+          const tainted = await http(service.url, 'POST', '/v1/taints', { nodes: [name], taints: [DRAIN_SPEC] });
+          if (tainted.status !== 200)
+            throw new Error(`drain taint answered ${tainted.status}: ${tainted.text.slice(0, 200)}`);
+          await sleep(drainEvery * 1000);
+        }
         // CPU per request over the measured window (from the moment the warm-up ends), and the machine's
         // other processes' CPU over the same window (lib/foreign-cpu.ts)
         let cpu0 = 0;
@@ -154,6 +179,7 @@ async function main() {
         );
       } finally {
         await service.stop();
+        if (copy) rmSync(dataDir, { recursive: true, force: true });
       }
     }
   }
@@ -168,7 +194,7 @@ function podMixOf(nodes: number, pods: number, hold: boolean) {
   const inv = generateInventory({ nodes, pods, seed: 42 });
   const inline = podMix(inv).filter((c) => c.body.pod);
   const held = hold ? { inv, chunks: chunkList(inv.items, 10_000).map((c) => JSON.stringify(c)) } : undefined;
-  return { inline, held };
+  return { inline, held, drainable: [...(inv.pools['batch-b'] ?? [])] };
 }
 
 main().catch((error) => {
