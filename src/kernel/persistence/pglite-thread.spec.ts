@@ -108,6 +108,18 @@ describe('the embedded database in a thread of its own', () => {
 });
 
 describe('the embedded database thread and the process', () => {
+  it('answers a call made after close() with an error naming the ended thread, never a hang', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'taintwise-pglite-closed-'));
+    try {
+      const db = await openDatabase({ dataDir: path.join(root, 'data') });
+      await db.close();
+      await expect(db.embedded!.rows('SELECT 1')).rejects.toThrow(/embedded database's thread ended/);
+      await expect(db.ping()).rejects.toThrow(/embedded database's thread ended/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('keeps a process alive while a call or close() waits for the thread, and lets it exit once idle (even unclosed)', () => {
     const root = mkdtempSync(path.join(tmpdir(), 'taintwise-pglite-exit-'));
     try {

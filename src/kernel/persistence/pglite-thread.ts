@@ -93,7 +93,13 @@ export class PgliteThread {
     this.closing ??= (async () => {
       if (this.stopped) return;
       const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
-      await this.call({ op: 'close' });
+      try {
+        await this.call({ op: 'close' });
+      } catch (error) {
+        // PGlite could not close cleanly: the thread must not outlive the database's lock
+        await this.worker.terminate();
+        throw error;
+      }
       // held until the thread has ended: a caller awaiting close() has nothing else keeping the process alive
       this.worker.ref();
       await exited;
