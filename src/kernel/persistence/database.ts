@@ -205,9 +205,8 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
     log,
   );
   try {
-    const embedded = thread;
     const prisma = new PrismaClient({
-      adapter: embedded.adapterFactory(),
+      adapter: thread.adapterFactory(),
       transactionOptions: { ...DEFAULTS.transactionOptions, ...options.transactionOptions },
     });
     await prisma.$connect();
@@ -215,21 +214,21 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
     return {
       kind: 'pglite',
       prisma,
-      embedded,
-      migrations: embedded.migrations,
+      embedded: thread,
+      migrations: thread.migrations,
       newPgClient() {
         return Promise.reject(
           new Error('newPgClient: the embedded database (PGlite) has no PostgreSQL server to connect to'),
         );
       },
       async ping() {
-        await embedded.rows('SELECT 1');
+        await thread.rows('SELECT 1');
       },
       close() {
         closed ??= (async () => {
           try {
             await prisma.$disconnect().catch(() => {});
-            await embedded.close();
+            await thread.close();
           } finally {
             releaseLock();
           }
