@@ -277,15 +277,16 @@ async function runMode(
   current = { storage };
   // --expose-gc + BENCH_OPS_ROUTES: the live heap after a forced full collection (POST /ops/heap) and
   // the GC pauses inside the open-loop window (GET /ops/gc-pauses). Neither changes how V8 collects.
+  // --profile: a folder per service process, named with the spawn's Date.now() (to place a wall-clock moment in
+  // the profile); in it Node writes one profile per thread, CPU.<date>.<time>.<pid>.<thread id>.<seq>.cpuprofile:
+  // thread 0 is the service's, thread 1 embedded PGlite's (one name for all would keep only the last written).
   const profileArgs = (tag: string) => [
     '--expose-gc',
     ...(s.profile
       ? [
           '--cpu-prof',
           '--cpu-prof-dir',
-          join(REPO_ROOT, 'bench', 'results', 'profiles'),
-          '--cpu-prof-name',
-          `${mode}-${tag}-${Date.now()}.cpuprofile`,
+          join(REPO_ROOT, 'bench', 'results', 'profiles', `${mode}-${tag}-${Date.now()}`),
         ]
       : []),
   ];
