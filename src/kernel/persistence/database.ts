@@ -7,7 +7,7 @@ import path from 'node:path';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool, Client, type PoolConfig } from 'pg';
 import { PrismaClient } from '../../generated/prisma/client';
-import { applyMigrations, pgSession, type MigrationResult } from './migrations';
+import { applyMigrations, nothingApplied, pgSession, type MigrationResult } from './migrations';
 import { PgliteThread } from './pglite-thread';
 
 export type DatabaseKind = 'postgres' | 'pglite';
@@ -92,7 +92,7 @@ function pgConfig(databaseUrl: string, options: OpenDatabaseOptions): PoolConfig
 async function openPostgres(databaseUrl: string, options: OpenDatabaseOptions): Promise<Database> {
   const log = options.log ?? (() => {});
   const config = pgConfig(databaseUrl, options);
-  let migrations: MigrationResult = { applied: [], alreadyApplied: [], checksumMismatches: [], unknownApplied: [] };
+  let migrations = nothingApplied();
   if (options.migrate !== false) {
     // Migrations run on their own connection without statement_timeout: DDL on a big table may be slow.
     const client = await connectClient({ ...config, statement_timeout: undefined });

@@ -54,6 +54,11 @@ export interface MigrationResult {
   unknownApplied: string[];
 }
 
+/** What opening a database reports when it was told not to migrate (`migrate: false`). */
+export function nothingApplied(): MigrationResult {
+  return { applied: [], alreadyApplied: [], checksumMismatches: [], unknownApplied: [] };
+}
+
 export interface ApplyMigrationsOptions {
   migrationsDir?: string;
   log?: (message: string) => void;

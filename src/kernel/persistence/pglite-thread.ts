@@ -19,7 +19,9 @@ import {
 type AdapterFactory = NonNullable<ConstructorParameters<typeof PrismaClient>[0]['adapter']>;
 type Adapter = Awaited<ReturnType<AdapterFactory['connect']>>;
 type AdapterTransaction = Awaited<ReturnType<Adapter['startTransaction']>>;
-type Request = ThreadRequest extends infer R ? (R extends { id: number } ? Omit<R, 'id'> : never) : never;
+/** A request before it is numbered: Omit over each member of the union (a type parameter distributes). */
+type Unnumbered<R> = R extends unknown ? Omit<R, 'id'> : never;
+type Request = Unnumbered<ThreadRequest>;
 
 interface Pending {
   resolve: (value: unknown) => void;

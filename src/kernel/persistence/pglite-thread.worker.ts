@@ -3,7 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { applyMigrations, pgliteSession, type MigrationResult } from './migrations';
+import { applyMigrations, nothingApplied, pgliteSession } from './migrations';
 import {
   toThreadError,
   type PgliteThreadOptions,
@@ -14,13 +14,6 @@ import {
 type Adapter = Awaited<ReturnType<PrismaPGlite['connect']>>;
 type AdapterTransaction = Awaited<ReturnType<Adapter['startTransaction']>>;
 type AdapterQuery = Parameters<Adapter['queryRaw']>[0];
-
-const NOTHING_APPLIED: MigrationResult = {
-  applied: [],
-  alreadyApplied: [],
-  checksumMismatches: [],
-  unknownApplied: [],
-};
 
 async function serve(port: NonNullable<typeof parentPort>, options: PgliteThreadOptions): Promise<void> {
   const send = (message: ThreadMessage) => port.postMessage(message);
@@ -33,7 +26,7 @@ async function serve(port: NonNullable<typeof parentPort>, options: PgliteThread
           migrationsDir: options.migrationsDir,
           log: (message) => send({ kind: 'log', message }),
         })
-      : NOTHING_APPLIED;
+      : nothingApplied();
     const factory = new PrismaPGlite(db);
     adapter = await factory.connect();
     send({
