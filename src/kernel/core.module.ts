@@ -77,6 +77,7 @@ export class CoreModule {
               databaseUrl: config.DATABASE_URL,
               dataDir: config.DATA_DIR,
               statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+              embeddedThreadNice: config.EMBEDDED_DB_NICE,
               log: (msg: string) => logger.log(msg),
             });
             logger.log({ msg: 'database ready', storage: database.kind });

@@ -51,6 +51,11 @@ export const configSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: optionalUrl(['postgres://', 'postgresql://']),
   DATA_DIR: z.string().min(1).default('./.data'),
+  /**
+   * Embedded mode: the nice value of the database's thread (Linux), so that when the cores are all busy the
+   * service's own thread answers first (src/kernel/runtime/thread-priority.ts). 0 leaves it as the process's.
+   */
+  EMBEDDED_DB_NICE: int(10, 0, 19),
   REDIS_URL: optionalUrl(['redis://', 'rediss://']),
   /** Prefix of every Redis key and queue, so several deployments (or test runs) can share a server. */
   REDIS_PREFIX: z

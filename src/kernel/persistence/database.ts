@@ -31,6 +31,8 @@ export interface OpenDatabaseOptions {
   migrationsDir?: string;
   /** application_name shown in pg_stat_activity. Default "taintwise". */
   applicationName?: string;
+  /** The embedded database thread's nice value (Linux): runtime/thread-priority.ts. Default 0 (unchanged). */
+  embeddedThreadNice?: number;
 }
 
 /**
@@ -165,7 +167,7 @@ export async function migrateDatabase(options: Omit<OpenDatabaseOptions, 'migrat
       await client.end().catch(() => {});
     }
   }
-  const { thread, releaseLock } = await startPgliteThread(options.dataDir, true, options.migrationsDir, log);
+  const { thread, releaseLock } = await startPgliteThread(options.dataDir, { migrate: true, ...options }, log);
   try {
     return thread.migrations;
   } finally {
@@ -180,15 +182,20 @@ export async function migrateDatabase(options: Omit<OpenDatabaseOptions, 'migrat
  */
 async function startPgliteThread(
   dataDirOption: string,
-  migrate: boolean,
-  migrationsDir: string | undefined,
+  options: { migrate: boolean; migrationsDir?: string; embeddedThreadNice?: number },
   log: (message: string) => void,
 ): Promise<{ thread: PgliteThread; releaseLock: () => void }> {
   const dataDir = path.resolve(dataDirOption);
   mkdirSync(dataDir, { recursive: true });
   const releaseLock = lockDataDir(dataDir);
   try {
-    const thread = await PgliteThread.start({ pgliteDir: path.join(dataDir, 'pglite'), migrate, migrationsDir, log });
+    const thread = await PgliteThread.start({
+      pgliteDir: path.join(dataDir, 'pglite'),
+      migrate: options.migrate,
+      migrationsDir: options.migrationsDir,
+      nice: options.embeddedThreadNice,
+      log,
+    });
     return { thread, releaseLock };
   } catch (error) {
     releaseLock();
@@ -200,8 +207,7 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
   const log = options.log ?? (() => {});
   const { thread, releaseLock } = await startPgliteThread(
     options.dataDir,
-    options.migrate !== false,
-    options.migrationsDir,
+    { ...options, migrate: options.migrate !== false },
     log,
   );
   try {

@@ -9,6 +9,8 @@ export interface PgliteThreadOptions {
   pgliteDir: string;
   migrate: boolean;
   migrationsDir?: string;
+  /** The thread's nice value (Linux; 0 leaves it as the process's): runtime/thread-priority.ts says why. */
+  nice?: number;
 }
 
 /** Prisma's driver-adapter calls, each answered once; `tx` names an open transaction (absent: none). */

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { niceOf } from '../runtime/thread-priority';
 import { openDatabase, type Database } from './database';
 
 jest.setTimeout(120_000);
@@ -145,4 +146,26 @@ describe('the embedded database thread and the process', () => {
       rmSync(root, { recursive: true, force: true });
     }
   });
+
+  if (process.platform === 'linux') {
+    it('runs its thread at the nice value asked for, and only that thread (the service thread answers first)', async () => {
+      const root = mkdtempSync(path.join(tmpdir(), 'taintwise-pglite-nice-'));
+      const mainNice = niceOf(process.pid)!;
+      const nice = Math.max(13, mainNice + 1);
+      const tasksAt = (n: number) => readdirSync('/proc/self/task').filter((tid) => niceOf(Number(tid)) === n).length;
+      const before = tasksAt(nice);
+      try {
+        const db = await openDatabase({ dataDir: path.join(root, 'data'), embeddedThreadNice: nice });
+        try {
+          expect(await db.embedded!.rows('SELECT 1')).toEqual([[1]]);
+          expect(tasksAt(nice)).toBe(before + 1);
+          expect(niceOf(process.pid)).toBe(mainNice);
+        } finally {
+          await db.close();
+        }
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
+    });
+  }
 });

@@ -3,6 +3,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { lowerThisThreadPriority } from '../runtime/thread-priority';
 import { applyMigrations, nothingApplied, pgliteSession } from './migrations';
 import {
   toThreadError,
@@ -20,6 +21,8 @@ async function serve(port: NonNullable<typeof parentPort>, options: PgliteThread
   let db: PGlite | undefined;
   let adapter: Adapter;
   try {
+    const nice = lowerThisThreadPriority(options.nice ?? 0);
+    if (nice !== undefined && nice > 0) send({ kind: 'log', message: `embedded database thread at nice ${nice}` });
     db = await PGlite.create({ dataDir: options.pgliteDir });
     const migrations = options.migrate
       ? await applyMigrations(pgliteSession(db), {
