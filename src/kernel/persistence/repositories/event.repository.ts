@@ -48,37 +48,36 @@ export class EventRepository {
    * counts went through createManyAndReturn until 2026-11-27: Prisma compiles a query plan per distinct
    * row count (the list of rows is not a parameter), 3-20 ms each, paid inside the eviction sweeps that
    * evict a node's pods (bench/ANALYSIS.md). The document is compact (`compactEvents`: rows as arrays, a
-   * long string repeated across events sent once). Ids are assigned in `ord` order, so sorting the
-   * returned rows by id pairs them with their events.
+   * long string repeated across events sent once). Ids are assigned in `ord` order, so the ids in order pair
+   * with the events; they come back as one array value with the statement's created_at, not as a row per
+   * event (every value of a result is decoded, mapped and, embedded, copied between threads on its own).
    */
   private async insertMany(tx: Db, actor: Actor, events: readonly PendingEvent[]): Promise<TaintwiseEvent[]> {
     const doc = compactEvents(events);
-    const returned = await tx.$queryRawUnsafe<Array<{ id: string }>>(
-      `INSERT INTO events (type, actor, request_id, subject_kind, subject_name, data)
-       SELECT u.r->>0, $1, $2, u.r->>1, u.r->>2,
-              CASE WHEN u.r->>4 IS NULL THEN u.r->3 ELSE (u.r->3) || ((SELECT $4::jsonb) -> ((u.r->>4)::int)) END
-       FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS u(r, ord)
-       ORDER BY u.ord
-       RETURNING id::text AS id`,
+    // Every row of the statement has the same created_at (DEFAULT now(): the transaction's start): min() is it.
+    const [inserted] = await tx.$queryRawUnsafe<Array<{ ids: string; created_at: Date | string }>>(
+      `WITH inserted AS (
+         INSERT INTO events (type, actor, request_id, subject_kind, subject_name, data)
+         SELECT u.r->>0, $1, $2, u.r->>1, u.r->>2,
+                CASE WHEN u.r->>4 IS NULL THEN u.r->3 ELSE (u.r->3) || ((SELECT $4::jsonb) -> ((u.r->>4)::int)) END
+         FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS u(r, ord)
+         ORDER BY u.ord
+         RETURNING id, created_at)
+       SELECT array_agg(id ORDER BY id)::text AS ids, min(created_at) AS created_at FROM inserted`,
       actor.name,
       actor.requestId ?? null,
       doc.rows,
       doc.shared,
     );
-    // bigint ids as text: the shorter is the smaller, then the text order is the number order.
-    const rows = returned.sort((a, b) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    // Every row of the statement has the same created_at (DEFAULT now(): the transaction's start), so it is read
-    // once, from the first row, rather than returned, parsed and converted 11,000 times (a NoExecute taint).
-    const [first] = await tx.$queryRawUnsafe<Array<{ created_at: Date | string }>>(
-      'SELECT created_at FROM events WHERE id = $1::bigint',
-      rows[0].id,
-    );
-    const createdAt = new Date(first.created_at).toISOString();
+    // A bigint[] as text: {1,2,3}.
+    const ids = inserted.ids.slice(1, -1).split(',');
+    if (ids.length !== events.length) throw new Error(`events: ${events.length} inserted, ${ids.length} ids returned`);
+    const createdAt = new Date(inserted.created_at).toISOString();
     // The data as the stored jsonb gives it back (dates as strings, no undefined): one JSON round trip for all
     // of them, which is what one per event did, with one call instead of 11,000 each way.
     const data = JSON.parse(JSON.stringify(events.map((e) => e.data))) as Array<Record<string, unknown>>;
     return events.map((e, i) => ({
-      id: rows[i].id,
+      id: ids[i],
       type: e.type,
       actor: actor.name,
       requestId: actor.requestId ?? null,

@@ -352,22 +352,28 @@ export class EvictionRepository {
     return rows.map((r) => r.node_name).sort();
   }
 
-  /** The earliest due rows on these (locked) nodes, locked `FOR UPDATE SKIP LOCKED`. */
+  /**
+   * The earliest due rows on these (locked) nodes, locked `FOR UPDATE SKIP LOCKED`. The rows come back as ONE JSON
+   * value, not 5,000 rows of seven values: every value of a result is decoded on its own (PGlite's protocol parser,
+   * node-postgres's), mapped by Prisma and, embedded, copied between threads; one value took 31-50 ms where the rows
+   * took 78-112 ms on PGlite (bench/ANALYSIS.md).
+   */
   async lockDue(db: Db, due: DueQuery, nodeNames: readonly string[]): Promise<DueRow[]> {
-    const rows = await db.$queryRawUnsafe<
-      Array<ScheduledRowText & { node_name: string; namespace: string; pod_name: string }>
-    >(
-      `SELECT id::text AS id, pod_uid, node_name, namespace, pod_name, evict_at, status::text AS status FROM evictions
-       WHERE ${DUE} AND node_name = ANY($5::text[])
-       ORDER BY evict_at LIMIT $3 FOR UPDATE SKIP LOCKED`,
+    const [answer] = await db.$queryRawUnsafe<Array<{ rows: string | null }>>(
+      `SELECT json_agg(json_build_array(id::text, pod_uid, node_name, namespace, pod_name, evict_at, status::text)
+                       ORDER BY evict_at)::text AS rows
+       FROM (SELECT id, pod_uid, node_name, namespace, pod_name, evict_at, status FROM evictions
+             WHERE ${DUE} AND node_name = ANY($5::text[])
+             ORDER BY evict_at LIMIT $3 FOR UPDATE SKIP LOCKED) due`,
       ...dueParameters(due),
       [...nodeNames],
     );
-    return rows.map((r) => ({
-      ...scheduledRow(r),
-      nodeName: r.node_name,
-      namespace: r.namespace,
-      podName: r.pod_name,
+    const rows = JSON.parse(answer?.rows ?? '[]') as Array<[string, string, string, string, string, string, string]>;
+    return rows.map(([id, podUid, nodeName, namespace, podName, evictAt, status]) => ({
+      ...scheduledRow({ id, pod_uid: podUid, evict_at: evictAt, status }),
+      nodeName,
+      namespace,
+      podName,
     }));
   }
 

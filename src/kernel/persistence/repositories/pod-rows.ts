@@ -81,6 +81,8 @@ export function podFromRow(row: readonly unknown[], json: JsonInterner): StoredP
 
 /** The field separator of `POD_TEXT` (ASCII unit separator): JSON text escapes it as \u001f. */
 const SEP = '\x1f';
+/** Between the `POD_TEXT`s of several pods in one value (ASCII record separator; JSON text escapes it too). */
+export const POD_RECORD_SEP = '\x1e';
 
 /**
  * `POD_COLUMNS` as ONE text value per row, fields joined by `SEP`, times as epoch milliseconds and

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Affinity, PodResources, ResourceVector, Toleration } from '../../../domain/types';
 import type { PodPhase, PodToPlan, StoredPod } from '../../model/stored-objects';
-import { JsonInterner, POD_COLUMNS, POD_TEXT, podsFromTexts } from './pod-rows';
+import { JsonInterner, POD_COLUMNS, POD_RECORD_SEP, POD_TEXT, podsFromTexts } from './pod-rows';
 import { POD_TO_PLAN_TEXT, podsToPlanFromTexts } from './pod-plan-rows';
 import { Prisma } from '../../../generated/prisma/client';
 import { json, type Db } from '../prisma-types';
@@ -28,6 +28,8 @@ export interface PodListFilter {
 }
 
 const ACTIVE = ['Pending', 'Running'];
+/** The order of pod lists: the (namespace, name) unique index's. */
+const BY_KEY = 'namespace, name';
 
 /** The only place pods touch Prisma. Returns StoredPod, never Prisma rows. */
 @Injectable()
@@ -44,11 +46,9 @@ export class PodRepository {
    */
   async findActiveOnNodes(db: Db, nodeNames: readonly string[]): Promise<StoredPod[]> {
     if (nodeNames.length === 0) return [];
-    return this.podsWhere(
-      db,
-      `node_name = ANY($1::text[]) AND phase IN ('Pending', 'Running') ORDER BY namespace, name`,
-      [...nodeNames],
-    );
+    return this.podsWhere(db, `node_name = ANY($1::text[]) AND phase IN ('Pending', 'Running')`, BY_KEY, [
+      ...nodeNames,
+    ]);
   }
 
   /**
@@ -87,7 +87,6 @@ export class PodRepository {
     }
   }
 
-  /** One page ordered by namespace/name, starting after `after` (the `continue` token's position). */
   /**
    * One page in (namespace, name) order after `after`. The keyset is read as index ranges — the rest of the
    * namespace, then the namespaces after it — rather than one `namespace > a OR (namespace = a AND name > b)`, which
@@ -113,8 +112,8 @@ export class PodRepository {
     if (filter.phase !== undefined) where.push(`phase = ${param(filter.phase)}`);
     // keyset paging on the (namespace, name) unique index, as the continue token names the last pod of a page
     if (after) where.push(`(namespace, name) > (${param(after.namespace)}, ${param(after.name)})`);
-    const clause = `${where.length ? where.join(' AND ') : 'TRUE'} ORDER BY namespace, name LIMIT ${param(limit)}`;
-    return this.podsWhere(db, clause, ...params);
+    const clause = `${where.length ? where.join(' AND ') : 'TRUE'} ORDER BY ${BY_KEY} LIMIT ${param(limit)}`;
+    return this.podsWhere(db, clause, BY_KEY, ...params);
   }
 
   async create(db: Db, pod: PodWrite): Promise<StoredPod> {
@@ -167,20 +166,36 @@ export class PodRepository {
   /** The pods with these uids, as `findActiveOnNodes` reads them (plain SQL, one array parameter). */
   async findByUids(db: Db, uids: readonly string[]): Promise<StoredPod[]> {
     if (uids.length === 0) return [];
-    return this.podsWhere(db, 'uid = ANY($1::text[])', [...uids]);
+    return this.podsWhere(db, 'uid = ANY($1::text[])', undefined, [...uids]);
   }
 
-  /** Pods by a WHERE clause, each row one text value (`POD_TEXT`); rows that will not split are read by id. */
-  private async podsWhere(db: Db, where: string, ...params: unknown[]): Promise<StoredPod[]> {
-    const rows = await db.$queryRawUnsafe<Array<{ pod: string }>>(
-      `SELECT ${POD_TEXT} AS pod FROM pods WHERE ${where}`,
+  /**
+   * Pods by a WHERE clause (which may end in its own ORDER BY and LIMIT), in `order` when given. The pods come back
+   * as ONE text value, each pod's `POD_TEXT` separated by `POD_RECORD_SEP`, with their count: every value of a result
+   * is decoded on its own (PGlite's protocol parser, node-postgres's), mapped by Prisma and, embedded, copied between
+   * threads. When a field holds the separator the pieces outnumber the count, and the rows are read one by one
+   * instead; rows whose fields will not split are read again by id (`podsFromTexts`).
+   */
+  private async podsWhere(
+    db: Db,
+    where: string,
+    order: string | undefined,
+    ...params: unknown[]
+  ): Promise<StoredPod[]> {
+    const [all] = await db.$queryRawUnsafe<Array<{ n: number; pods: string | null }>>(
+      `SELECT count(*)::int AS n, string_agg(${POD_TEXT}, E'\x1e'${order ? ` ORDER BY ${order}` : ''}) AS pods
+       FROM (SELECT * FROM pods WHERE ${where}) pods`,
       ...params,
     );
-    return podsFromTexts(
-      rows.map((r) => r.pod),
-      new JsonInterner(),
-      columnsById(db),
-    );
+    let texts = all.pods === null ? [] : all.pods.split(POD_RECORD_SEP);
+    if (texts.length !== all.n) {
+      const rows = await db.$queryRawUnsafe<Array<{ pod: string }>>(
+        `SELECT ${POD_TEXT} AS pod FROM (SELECT * FROM pods WHERE ${where}) pods${order ? ` ORDER BY ${order}` : ''}`,
+        ...params,
+      );
+      texts = rows.map((r) => r.pod);
+    }
+    return podsFromTexts(texts, new JsonInterner(), columnsById(db));
   }
 
   async delete(db: Db, namespace: string, name: string): Promise<boolean> {
@@ -267,6 +282,7 @@ export class PodRepository {
         ...(await this.podsWhere(
           db,
           `(namespace, name) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
+          undefined,
           chunk.map((k) => k.namespace),
           chunk.map((k) => k.name),
         )),
