@@ -183,7 +183,7 @@ export class PodRepository {
     ...params: unknown[]
   ): Promise<StoredPod[]> {
     const [all] = await db.$queryRawUnsafe<Array<{ n: number; pods: string | null }>>(
-      `SELECT count(*)::int AS n, string_agg(${POD_TEXT}, E'\x1e'${order ? ` ORDER BY ${order}` : ''}) AS pods
+      `SELECT count(*)::int AS n, string_agg(${POD_TEXT}, E'\\x1e'${order ? ` ORDER BY ${order}` : ''}) AS pods
        FROM (SELECT * FROM pods WHERE ${where}) pods`,
       ...params,
     );
