@@ -407,7 +407,7 @@ const TARGETS: TargetDef[] = [
     why: (m) =>
       `executedAt − evictAt p99 ${fmt(m.evictionLag?.lagMs?.p99)} ms; load average ${m.loadAverage.evictionLag?.[0]}` +
       (m.mode === 'embedded'
-        ? "; PGlite is one connection: the two 5,000-row sweep batches run back to back, each ~0.6-0.7 s of statements in its thread (UPDATE pods ~36 µs a row, UPDATE evictions ~24, the reads ~30), and the last batch's events leave at its COMMIT (ANALYSIS.md)"
+        ? "; PGlite is one connection: the two 5,000-row sweep batches run back to back, each ~0.6-0.7 s of statements in its thread, most of it the rows each eviction rewrites (UPDATE pods 240-320 ms per 5,000 in PGlite's own time, a ~1 KB row and its four indexes each; UPDATE evictions ~113 ms), and the last batch's events leave at its COMMIT (ANALYSIS.md)"
         : ''),
   },
   {
