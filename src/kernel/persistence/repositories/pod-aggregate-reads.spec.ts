@@ -61,7 +61,8 @@ describe('PodRepository reads of many pods in one value', () => {
         ...params,
       )
     ).map((r) => `${r.namespace}/${r.name}`);
-  const keys = (pods: readonly StoredPod[]) => pods.map((p) => `${p.namespace}/${p.name}`);
+  const keys = (pods: ReadonlyArray<{ namespace: string; name: string }>) =>
+    pods.map((p) => `${p.namespace}/${p.name}`);
 
   it('findByUids: every pod asked for, whole, separators in its fields or not', async () => {
     for (const asked of [plain, odd, [...odd, ...plain.slice(0, 10)], [odd[0]]]) {
@@ -83,6 +84,16 @@ describe('PodRepository reads of many pods in one value', () => {
     );
     expect(read).toHaveLength(plain.length + odd.length);
     expect(read).toEqual(await oneByOne(read));
+  });
+
+  it('findToPlanOnNodes: the same pods as findActiveOnNodes, in its order, with the fields the planner reads', async () => {
+    const nodes = [0, 1, 2].map(node);
+    const whole = await repo.findActiveOnNodes(db().prisma, nodes);
+    const toPlan = await repo.findToPlanOnNodes(db().prisma, nodes);
+    expect(keys(toPlan)).toEqual(keys(whole));
+    expect(toPlan.map((p) => [p.uid, p.nodeName, p.phase, p.boundAt, p.createdAt, p.tolerations])).toEqual(
+      whole.map((p) => [p.uid, p.nodeName, p.phase, p.boundAt, p.createdAt, p.tolerations]),
+    );
   });
 
   it('list: pages of any size put together are the whole list in order, each page in order', async () => {

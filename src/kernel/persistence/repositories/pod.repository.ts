@@ -58,16 +58,14 @@ export class PodRepository {
    */
   async findToPlanOnNodes(db: Db, nodeNames: readonly string[]): Promise<PodToPlan[]> {
     if (nodeNames.length === 0) return [];
-    const rows = await db.$queryRawUnsafe<Array<{ pod: string }>>(
-      `SELECT ${POD_TO_PLAN_TEXT} AS pod FROM pods
-       WHERE node_name = ANY($1::text[]) AND phase IN ('Pending', 'Running') ORDER BY namespace, name`,
-      [...nodeNames],
+    const texts = await this.podTexts(
+      db,
+      POD_TO_PLAN_TEXT,
+      `node_name = ANY($1::text[]) AND phase IN ('Pending', 'Running')`,
+      BY_KEY,
+      [[...nodeNames]],
     );
-    return podsToPlanFromTexts(
-      rows.map((r) => r.pod),
-      new JsonInterner(),
-      columnsById(db),
-    );
+    return podsToPlanFromTexts(texts, new JsonInterner(), columnsById(db));
   }
 
   /** Every active pod, in pages (start-up snapshot load). */
@@ -169,33 +167,42 @@ export class PodRepository {
     return this.podsWhere(db, 'uid = ANY($1::text[])', undefined, [...uids]);
   }
 
-  /**
-   * Pods by a WHERE clause (which may end in its own ORDER BY and LIMIT), in `order` when given. The pods come back
-   * as ONE text value, each pod's `POD_TEXT` separated by `POD_RECORD_SEP`, with their count: every value of a result
-   * is decoded on its own (PGlite's protocol parser, node-postgres's), mapped by Prisma and, embedded, copied between
-   * threads. When a field holds the separator the pieces outnumber the count, and the rows are read one by one
-   * instead; rows whose fields will not split are read again by id (`podsFromTexts`).
-   */
+  /** Pods by a WHERE clause (which may end in its own ORDER BY and LIMIT), whole, in `order` when given. */
   private async podsWhere(
     db: Db,
     where: string,
     order: string | undefined,
     ...params: unknown[]
   ): Promise<StoredPod[]> {
-    const [all] = await db.$queryRawUnsafe<Array<{ n: number; pods: string | null }>>(
-      `SELECT count(*)::int AS n, string_agg(${POD_TEXT}, E'\\x1e'${order ? ` ORDER BY ${order}` : ''}) AS pods
-       FROM (SELECT * FROM pods WHERE ${where}) pods`,
+    return podsFromTexts(await this.podTexts(db, POD_TEXT, where, order, params), new JsonInterner(), columnsById(db));
+  }
+
+  /**
+   * One text per pod (`text`: `POD_TEXT`, `POD_TO_PLAN_TEXT`) for the pods a WHERE clause selects (it may end in its
+   * own ORDER BY and LIMIT), in `order` when given. They come back as ONE value, joined by `POD_RECORD_SEP`, with
+   * their count: every value of a result is decoded on its own (PGlite's protocol parser, node-postgres's), mapped by
+   * Prisma and, embedded, copied between threads. When a field holds the separator the pieces outnumber the count,
+   * and the rows are read one by one instead; rows whose fields will not split are the caller's to read again.
+   */
+  private async podTexts(
+    db: Db,
+    text: string,
+    where: string,
+    order: string | undefined,
+    params: readonly unknown[],
+  ): Promise<string[]> {
+    const ordered = order ? ` ORDER BY ${order}` : '';
+    const [all] = await db.$queryRawUnsafe<Array<{ n: number; texts: string | null }>>(
+      `SELECT count(*)::int AS n, string_agg(${text}, E'\\x1e'${ordered}) AS texts FROM (SELECT * FROM pods WHERE ${where}) pods`,
       ...params,
     );
-    let texts = all.pods === null ? [] : all.pods.split(POD_RECORD_SEP);
-    if (texts.length !== all.n) {
-      const rows = await db.$queryRawUnsafe<Array<{ pod: string }>>(
-        `SELECT ${POD_TEXT} AS pod FROM (SELECT * FROM pods WHERE ${where}) pods${order ? ` ORDER BY ${order}` : ''}`,
-        ...params,
-      );
-      texts = rows.map((r) => r.pod);
-    }
-    return podsFromTexts(texts, new JsonInterner(), columnsById(db));
+    const texts = all.texts === null ? [] : all.texts.split(POD_RECORD_SEP);
+    if (texts.length === all.n) return texts;
+    const rows = await db.$queryRawUnsafe<Array<{ text: string }>>(
+      `SELECT ${text} AS text FROM (SELECT * FROM pods WHERE ${where}) pods${ordered}`,
+      ...params,
+    );
+    return rows.map((r) => r.text);
   }
 
   async delete(db: Db, namespace: string, name: string): Promise<boolean> {
