@@ -17,7 +17,11 @@ export function lowerThisThreadPriority(nice: number): number | undefined {
   if (tid === undefined) return undefined;
   // Only ever lowered: a higher priority than the process's would need privileges (and is not asked for).
   const now = niceOf(tid);
-  if (now !== undefined && nice > now) setPriority(tid, nice);
+  try {
+    if (now !== undefined && nice > now) setPriority(tid, nice);
+  } catch {
+    // A sandbox may refuse setpriority altogether: a scheduling hint never stops the database from opening.
+  }
   return niceOf(tid);
 }
 

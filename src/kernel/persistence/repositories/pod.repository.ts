@@ -28,6 +28,8 @@ export interface PodListFilter {
 }
 
 const ACTIVE = ['Pending', 'Running'];
+/** The active pods bound to any of the nodes named by $1 (a text array). */
+const ACTIVE_ON_NODES = `node_name = ANY($1::text[]) AND phase IN ('Pending', 'Running')`;
 /** The order of pod lists: the (namespace, name) unique index's. */
 const BY_KEY = 'namespace, name';
 
@@ -46,9 +48,7 @@ export class PodRepository {
    */
   async findActiveOnNodes(db: Db, nodeNames: readonly string[]): Promise<StoredPod[]> {
     if (nodeNames.length === 0) return [];
-    return this.podsWhere(db, `node_name = ANY($1::text[]) AND phase IN ('Pending', 'Running')`, BY_KEY, [
-      ...nodeNames,
-    ]);
+    return this.podsWhere(db, ACTIVE_ON_NODES, BY_KEY, [[...nodeNames]]);
   }
 
   /**
@@ -58,13 +58,7 @@ export class PodRepository {
    */
   async findToPlanOnNodes(db: Db, nodeNames: readonly string[]): Promise<PodToPlan[]> {
     if (nodeNames.length === 0) return [];
-    const texts = await this.podTexts(
-      db,
-      POD_TO_PLAN_TEXT,
-      `node_name = ANY($1::text[]) AND phase IN ('Pending', 'Running')`,
-      BY_KEY,
-      [[...nodeNames]],
-    );
+    const texts = await this.podTexts(db, POD_TO_PLAN_TEXT, ACTIVE_ON_NODES, BY_KEY, [[...nodeNames]]);
     return podsToPlanFromTexts(texts, new JsonInterner(), columnsById(db));
   }
 
@@ -111,7 +105,7 @@ export class PodRepository {
     // keyset paging on the (namespace, name) unique index, as the continue token names the last pod of a page
     if (after) where.push(`(namespace, name) > (${param(after.namespace)}, ${param(after.name)})`);
     const clause = `${where.length ? where.join(' AND ') : 'TRUE'} ORDER BY ${BY_KEY} LIMIT ${param(limit)}`;
-    return this.podsWhere(db, clause, BY_KEY, ...params);
+    return this.podsWhere(db, clause, BY_KEY, params);
   }
 
   async create(db: Db, pod: PodWrite): Promise<StoredPod> {
@@ -164,15 +158,18 @@ export class PodRepository {
   /** The pods with these uids, as `findActiveOnNodes` reads them (plain SQL, one array parameter). */
   async findByUids(db: Db, uids: readonly string[]): Promise<StoredPod[]> {
     if (uids.length === 0) return [];
-    return this.podsWhere(db, 'uid = ANY($1::text[])', undefined, [...uids]);
+    return this.podsWhere(db, 'uid = ANY($1::text[])', undefined, [[...uids]]);
   }
 
-  /** Pods by a WHERE clause (which may end in its own ORDER BY and LIMIT), whole, in `order` when given. */
+  /**
+   * Pods by a WHERE clause (which may end in its own ORDER BY and LIMIT) with its parameters, whole, in `order` when
+   * given.
+   */
   private async podsWhere(
     db: Db,
     where: string,
     order: string | undefined,
-    ...params: unknown[]
+    params: readonly unknown[],
   ): Promise<StoredPod[]> {
     return podsFromTexts(await this.podTexts(db, POD_TEXT, where, order, params), new JsonInterner(), columnsById(db));
   }
@@ -286,13 +283,10 @@ export class PodRepository {
     const out: StoredPod[] = [];
     for (const chunk of chunks(keys, CHUNK * 2))
       out.push(
-        ...(await this.podsWhere(
-          db,
-          `(namespace, name) IN (SELECT * FROM unnest($1::text[], $2::text[]))`,
-          undefined,
+        ...(await this.podsWhere(db, `(namespace, name) IN (SELECT * FROM unnest($1::text[], $2::text[]))`, undefined, [
           chunk.map((k) => k.namespace),
           chunk.map((k) => k.name),
-        )),
+        ])),
       );
     return out;
   }
