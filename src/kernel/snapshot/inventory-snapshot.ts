@@ -7,6 +7,7 @@ import { BudgetIndex } from './budget-index';
 import type { StoredBudget } from '../model/stored-budget';
 import { SchedulingView } from './scheduling-view';
 import { NodeRecords, type NodeRecord } from './node-records';
+import { SlotLists } from './slot-lists';
 
 /**
  * The in-memory, indexed copy of the inventory that decisions read (ARCHITECTURE.md principle 4, like
@@ -22,8 +23,8 @@ export class InventorySnapshot {
   private readonly nodes = new Map<string, NodeRecord>();
   private readonly records = new NodeRecords();
   private readonly pods = new PodStore();
-  /** Slots in `pods` of the active pods bound to each node, and of the pending ones. */
-  private readonly podsByNode = new Map<string, Set<number>>();
+  /** Slots in `pods` of the active pods bound to each node (a list per node id of `pods`), and of the pending ones. */
+  private readonly slotsByNode = new SlotLists();
   private readonly pendingPods = new Set<number>();
   /** Per node, its bound pods' slots in (namespace, name) order: built when asked, dropped when they change. */
   private readonly slotsInNameOrder = new Map<string, number[]>();
@@ -52,7 +53,7 @@ export class InventorySnapshot {
     this.budgets.load(budgets, evictedOwned);
     this.nodes.clear();
     this.pods.clear();
-    this.podsByNode.clear();
+    this.slotsByNode.clear();
     this.slotsInNameOrder.clear();
     this.packedBound.clear();
     this.pendingPods.clear();
@@ -198,25 +199,18 @@ export class InventorySnapshot {
 
   /** Active pods bound to a node. */
   podsOn(nodeName: string): readonly StoredPod[] {
-    const slots = this.podsByNode.get(nodeName);
-    if (!slots) return [];
-    const out: StoredPod[] = [];
-    for (const slot of slots) out.push(this.pods.get(slot));
-    return out;
+    return this.boundSlots(nodeName).map((slot) => this.pods.get(slot));
   }
 
   /** Active pods bound to a node, as light views (pod-store.ts BoundPodView): no StoredPod built. */
   boundPodViews(nodeName: string): BoundPodView[] {
-    const slots = this.podsByNode.get(nodeName);
-    if (!slots) return [];
-    const out: BoundPodView[] = [];
-    for (const slot of slots) out.push(this.pods.boundView(slot));
-    return out;
+    return this.boundSlots(nodeName).map((slot) => this.pods.boundView(slot));
   }
 
-  /** Slots of the active pods bound to a node (read only; valid until the next change), for `podColumns`. */
-  boundSlots(nodeName: string): ReadonlySet<number> {
-    return this.podsByNode.get(nodeName) ?? NO_SLOTS;
+  /** Slots of the active pods bound to a node, first bound first (a new array; valid until the next change). */
+  boundSlots(nodeName: string): number[] {
+    const node = this.pods.findNodeId(nodeName);
+    return node === undefined ? [] : this.slotsByNode.slots(node);
   }
 
   /**
@@ -228,7 +222,7 @@ export class InventorySnapshot {
     let sorted = this.slotsInNameOrder.get(nodeName);
     if (sorted === undefined) {
       const pods = this.pods;
-      sorted = [...this.boundSlots(nodeName)].sort((a, b) => {
+      sorted = this.boundSlots(nodeName).sort((a, b) => {
         const x = pods.namespaceName(pods.namespaceId(a));
         const y = pods.namespaceName(pods.namespaceId(b));
         if (x !== y) return x < y ? -1 : 1;
@@ -288,9 +282,7 @@ export class InventorySnapshot {
       this.pendingPods.add(slot);
       return;
     }
-    let onNode = this.podsByNode.get(pod.nodeName);
-    if (!onNode) this.podsByNode.set(pod.nodeName, (onNode = new Set()));
-    onNode.add(slot);
+    this.slotsByNode.add(this.pods.nodeId(slot), slot);
     this.slotsInNameOrder.delete(pod.nodeName);
     this.packedBound.delete(pod.nodeName);
     const node = this.nodes.get(pod.nodeName);
@@ -305,14 +297,13 @@ export class InventorySnapshot {
     if (slot === undefined) return false;
     const nodeName = this.pods.nodeName(slot);
     const requests = this.pods.requestsOf(slot);
+    const wasBound = this.slotsByNode.remove(slot) !== -1;
     this.pods.remove(slot);
     this.pendingPods.delete(slot);
     if (nodeName !== null) {
-      const onNode = this.podsByNode.get(nodeName);
-      if (onNode?.delete(slot)) {
+      if (wasBound) {
         this.slotsInNameOrder.delete(nodeName);
         this.packedBound.delete(nodeName);
-        if (onNode.size === 0) this.podsByNode.delete(nodeName);
         const node = this.nodes.get(nodeName);
         if (node) {
           addInto(node.scheduling.requested, requests, -1);
@@ -326,7 +317,7 @@ export class InventorySnapshot {
   /** Requests of the pods already bound to a node that the snapshot did not know yet. */
   private requestedOn(nodeName: string): ResourceVector {
     const requested = emptyRequested();
-    for (const slot of this.podsByNode.get(nodeName) ?? []) addInto(requested, this.pods.requestsOf(slot), 1);
+    for (const slot of this.boundSlots(nodeName)) addInto(requested, this.pods.requestsOf(slot), 1);
     return requested;
   }
 
@@ -347,8 +338,6 @@ export interface EvictedPod {
   name: string;
   labels: Record<string, string>;
 }
-
-const NO_SLOTS: ReadonlySet<number> = new Set();
 
 function emptyRequested(): ResourceVector {
   return { pods: 0 };

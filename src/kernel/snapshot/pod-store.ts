@@ -1,4 +1,5 @@
 import type { StoredPod } from '../model/stored-objects';
+import { flatString } from './flat-json';
 import { PodKeys } from './pod-keys';
 
 /**
@@ -100,6 +101,12 @@ export class PodStore implements PodColumns {
   private readonly phases = new Names();
   private readonly owners = new Values();
   private readonly values = new Values();
+  /**
+   * Affinities as their JSON text: a DaemonSet's pod names its node in `matchFields`, so there is one distinct
+   * affinity per node and DaemonSet (~5,000 object graphs, ~50,000 objects at 5,000 nodes, for values read only
+   * when one such pod is materialised or re-placed).
+   */
+  private readonly affinities = new Values({ keptAsText: true });
 
   get size(): number {
     return this.used;
@@ -146,7 +153,7 @@ export class PodStore implements PodColumns {
     this.owner[slot] = pod.owner === null ? -1 : this.owners.id(pod.owner, `${pod.owner.kind}\u0000${pod.owner.name}`);
     this.tolerations[slot] = this.values.id(pod.tolerations);
     this.nodeSelector[slot] = this.values.id(pod.nodeSelector);
-    this.affinity[slot] = pod.affinity === null ? -1 : this.values.id(pod.affinity);
+    this.affinity[slot] = pod.affinity === null ? -1 : this.affinities.id(pod.affinity);
     this.resources[slot] = this.values.id(pod.resources);
     this.requests[slot] = this.values.id(pod.requests);
     this.labels[slot] = this.values.id(pod.labels);
@@ -167,6 +174,16 @@ export class PodStore implements PodColumns {
   nodeName(slot: number): string | null {
     const id = this.node[slot];
     return id < 0 ? null : this.nodes.name(id);
+  }
+
+  /** The id of the node a stored pod is bound to, -1 when pending (ids are stable for the process's life). */
+  nodeId(slot: number): number {
+    return this.node[slot];
+  }
+
+  /** The id of a node name some stored pod has been bound to, if any. */
+  findNodeId(name: string): number | undefined {
+    return this.nodes.find(name);
   }
 
   /** The pod's requests vector (shared with the pods of equal requests: read only). */
@@ -228,7 +245,7 @@ export class PodStore implements PodColumns {
 
   affinityOf(slot: number): StoredPod['affinity'] {
     const affinity = this.affinity[slot];
-    return affinity < 0 ? null : (this.values.value(affinity) as StoredPod['affinity']);
+    return affinity < 0 ? null : (this.affinities.value(affinity) as StoredPod['affinity']);
   }
 
   boundAtMs(slot: number): number {
@@ -265,7 +282,6 @@ export class PodStore implements PodColumns {
   /** What re-placement reads of a pod (RePlaceablePodView), without the rest of a StoredPod. */
   rePlaceableView(slot: number): RePlaceablePodView {
     const owner = this.owner[slot];
-    const affinity = this.affinity[slot];
     return {
       namespace: this.namespaceOf(slot),
       name: this.keys.name(slot),
@@ -273,7 +289,7 @@ export class PodStore implements PodColumns {
       owner: owner < 0 ? null : (this.owners.value(owner) as StoredPod['owner']),
       tolerations: this.values.value(this.tolerations[slot]) as StoredPod['tolerations'],
       nodeSelector: this.values.value(this.nodeSelector[slot]) as StoredPod['nodeSelector'],
-      affinity: affinity < 0 ? null : (this.values.value(affinity) as StoredPod['affinity']),
+      affinity: this.affinityOf(slot),
       requests: this.requestsOf(slot),
     };
   }
@@ -282,7 +298,6 @@ export class PodStore implements PodColumns {
   get(slot: number): StoredPod {
     const boundAt = this.boundAt[slot];
     const owner = this.owner[slot];
-    const affinity = this.affinity[slot];
     return {
       namespace: this.namespaceOf(slot),
       name: this.keys.name(slot),
@@ -293,7 +308,7 @@ export class PodStore implements PodColumns {
       boundAt: Number.isNaN(boundAt) ? null : new Date(boundAt),
       tolerations: this.values.value(this.tolerations[slot]) as StoredPod['tolerations'],
       nodeSelector: this.values.value(this.nodeSelector[slot]) as StoredPod['nodeSelector'],
-      affinity: affinity < 0 ? null : (this.values.value(affinity) as StoredPod['affinity']),
+      affinity: this.affinityOf(slot),
       priority: this.priority[slot],
       owner: owner < 0 ? null : (this.owners.value(owner) as StoredPod['owner']),
       resources: this.values.value(this.resources[slot]) as StoredPod['resources'],
@@ -358,11 +373,25 @@ class Names {
   }
 }
 
-/** Distinct values ↔ small ids: by identity, then by content (JSON text, or the key given). */
+/** Revived texts a `keptAsText` table keeps, most recently read last: the values of a few workloads read in turn. */
+const REVIVED_TEXTS = 256;
+
+/**
+ * Distinct values ↔ small ids: by identity, then by content (JSON text, or the key given). Content keys are
+ * kept flat (JSON.stringify answers a rope for a long text: a tree of strings every collection traces).
+ * `keptAsText`: the table keeps each value as its JSON text only and revives it when read (the same object
+ * while it is among the {@link REVIVED_TEXTS} last read): for values that are many and seldom read.
+ */
 class Values {
   private readonly byIdentity = new WeakMap<object, number>();
   private readonly byContent = new Map<string, number>();
   private readonly values: unknown[] = [];
+  private readonly keptAsText: boolean;
+  private readonly revived = new Map<number, unknown>();
+
+  constructor(options: { keptAsText?: boolean } = {}) {
+    this.keptAsText = options.keptAsText ?? false;
+  }
 
   id(value: object, contentKey?: string): number {
     let id = this.byIdentity.get(value);
@@ -371,14 +400,23 @@ class Values {
     id = this.byContent.get(key);
     if (id === undefined) {
       id = this.values.length;
-      this.values.push(value);
-      this.byContent.set(key, id);
+      const kept = flatString(key);
+      this.values.push(this.keptAsText ? kept : value);
+      this.byContent.set(kept, id);
     }
     this.byIdentity.set(value, id);
     return id;
   }
 
   value(id: number): unknown {
-    return this.values[id];
+    if (!this.keptAsText) return this.values[id];
+    let value = this.revived.get(id);
+    if (value !== undefined) this.revived.delete(id);
+    else {
+      value = JSON.parse(this.values[id] as string);
+      if (this.revived.size >= REVIVED_TEXTS) this.revived.delete(this.revived.keys().next().value!);
+    }
+    this.revived.set(id, value);
+    return value;
   }
 }
