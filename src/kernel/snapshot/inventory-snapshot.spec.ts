@@ -125,3 +125,45 @@ describe('InventorySnapshot', () => {
     expect([...s.allNodes()].map((n) => n.name)).toEqual(['a']);
   });
 });
+
+describe('InventorySnapshot: values kept in compact form', () => {
+  const daemonAffinity = (nodeName: string): NonNullable<StoredPod['affinity']> => ({
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: {
+        nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeName] }] }],
+      },
+    },
+  });
+
+  it('reads back every affinity equal to the one stored, also after more distinct ones were read than it keeps revived', () => {
+    const s = new InventorySnapshot();
+    const names = Array.from({ length: 600 }, (_, i) => `n-${i}`);
+    s.load(
+      names.map((n) => node(n)),
+      names.map((n) => pod(`ds-${n}`, { nodeName: n, phase: 'Running', affinity: daemonAffinity(n) })),
+    );
+    for (const round of [0, 1])
+      for (const n of names) {
+        expect(s.pod('default', `ds-${n}`)!.affinity).toEqual(daemonAffinity(n));
+        expect(s.podColumns().affinityOf(s.boundSlots(n)[0])).toEqual(daemonAffinity(n));
+        if (round === 1) expect(s.podsOn(n).map((p) => p.name)).toEqual([`ds-${n}`]);
+      }
+  });
+
+  it('lists a node’s bound pods first bound first, through removals and re-binding', () => {
+    const s = new InventorySnapshot();
+    s.load(
+      [node('a'), node('b')],
+      ['p1', 'p2', 'p3'].map((n) => pod(n, { nodeName: 'a', phase: 'Running' })),
+    );
+    s.removePod('default', 'p1');
+    s.upsertPod(pod('p1', { nodeName: 'a', phase: 'Running' }));
+    s.upsertPod(pod('p2', { nodeName: 'b', phase: 'Running' }));
+    expect(s.podsOn('a').map((p) => p.name)).toEqual(['p3', 'p1']);
+    expect(s.podsOn('b').map((p) => p.name)).toEqual(['p2']);
+    expect(s.podsOn('none')).toEqual([]);
+    s.upsertPod(pod('p3', { nodeName: null, phase: 'Pending' }));
+    expect(s.podsOn('a').map((p) => p.name)).toEqual(['p1']);
+    expect(s.pending().map((p) => p.name)).toEqual(['p3']);
+  });
+});
