@@ -115,6 +115,27 @@ describe('two replicas on one database (postgres+redis)', () => {
     expect(gpu.body).toMatchObject({ totalNodes: 2, feasibleCount: 0 });
   });
 
+  it('a taint on A that evicts 800 pods (a notice too large to send whole) empties the node on B', async () => {
+    const pods = Array.from({ length: 800 }, (_, i) => ({
+      kind: 'Pod',
+      metadata: { name: `big-${i}`, namespace: 'big', uid: `big-uid-${i}` },
+      spec: { nodeName: 'big-1', containers: [{ name: 'c', image: 'x' }] },
+      status: { phase: 'Running' },
+    }));
+    const node = { kind: 'Node', metadata: { name: 'big-1', labels: { replica: 'big' } }, spec: {}, status: {} };
+    const imported = await a.request('POST', '/v1/import', JSON.stringify({ kind: 'List', items: [node, ...pods] }), {
+      'content-type': 'application/json',
+    });
+    expect(imported.status).toBe(200);
+    const podCount = async (app: TestApp) =>
+      (await app.graphql('{ node(name: "big-1") { pods { name } } }')).body.data.node?.pods.length ?? -1;
+    await freshness(async () => (await podCount(b)) === 800);
+    const tainted = await a.request('POST', '/v1/taints', { nodes: ['big-1'], taints: ['drain=now:NoExecute'] });
+    expect(tainted.status).toBe(200);
+    expect(tainted.body.evictions.immediate).toBe(800);
+    latencies.bigEviction = await freshness(async () => (await podCount(b)) === 0);
+  });
+
   it('every change was seen within 1 s', () => {
     for (const [what, ms] of Object.entries(latencies)) expect([what, ms < FRESH_WITHIN_MS]).toEqual([what, true]);
   });

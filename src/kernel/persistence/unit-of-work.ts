@@ -169,8 +169,14 @@ export class UnitOfWork {
       !notice.events!.length
     )
       return;
-    let payload = JSON.stringify(notice);
-    if (changes.bulk || payload.length > MAX_NOTICE_BYTES) {
+    // The full notice is written only when it may fit: a sweep's 5,000 pods and events would be stringified (while
+    // the commit-order lock is held) only to be replaced by the reload form. Every pod or budget entry takes at least
+    // 9 bytes (`["a","b"]`), every node or event id at least 3 (`"1"`), each with its comma.
+    const leastBytes =
+      10 * (notice.pods!.length + notice.deletedPods!.length + notice.budgets!.length + notice.deletedBudgets!.length) +
+      4 * (notice.nodes!.length + notice.deletedNodes!.length + notice.events!.length);
+    let payload = changes.bulk || leastBytes > MAX_NOTICE_BYTES ? '' : JSON.stringify(notice);
+    if (changes.bulk || leastBytes > MAX_NOTICE_BYTES || payload.length > MAX_NOTICE_BYTES) {
       const eventRange = events.length
         ? { events: [events[0].id, events[events.length - 1].id], eventRange: true }
         : {};
