@@ -2,7 +2,7 @@
  * Slots grouped into lists (the snapshot's bound pods per node), each list in insertion order, as
  * intrusive doubly linked lists in typed arrays: a slot is in at most one list. It replaces a
  * `Map<node, Set<slot>>` whose 5,000 sets and their hash tables (150,000 entries) every full
- * collection traced (issue 16 (2)); here there are seven typed arrays, whatever the counts.
+ * collection traced (issue 16 (2)); here there are six typed arrays, whatever the counts.
  */
 export class SlotLists {
   private head = new Int32Array(0);
