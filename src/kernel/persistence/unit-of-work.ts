@@ -175,8 +175,9 @@ export class UnitOfWork {
     const leastBytes =
       10 * (notice.pods!.length + notice.deletedPods!.length + notice.budgets!.length + notice.deletedBudgets!.length) +
       4 * (notice.nodes!.length + notice.deletedNodes!.length + notice.events!.length);
-    let payload = changes.bulk || leastBytes > MAX_NOTICE_BYTES ? '' : JSON.stringify(notice);
-    if (changes.bulk || leastBytes > MAX_NOTICE_BYTES || payload.length > MAX_NOTICE_BYTES) {
+    const reload = changes.bulk || leastBytes > MAX_NOTICE_BYTES;
+    let payload = reload ? '' : JSON.stringify(notice);
+    if (reload || payload.length > MAX_NOTICE_BYTES) {
       const eventRange = events.length
         ? { events: [events[0].id, events[events.length - 1].id], eventRange: true }
         : {};

@@ -7,7 +7,6 @@ import { BudgetIndex } from './budget-index';
 import type { StoredBudget } from '../model/stored-budget';
 import { SchedulingView } from './scheduling-view';
 import { NodeRecords, type NodeRecord } from './node-records';
-import { SlotLists } from './slot-lists';
 
 /**
  * The in-memory, indexed copy of the inventory that decisions read (ARCHITECTURE.md principle 4, like
@@ -23,8 +22,7 @@ export class InventorySnapshot {
   private readonly nodes = new Map<string, NodeRecord>();
   private readonly records = new NodeRecords();
   private readonly pods = new PodStore();
-  /** Slots in `pods` of the active pods bound to each node (a list per node id of `pods`), and of the pending ones. */
-  private readonly slotsByNode = new SlotLists();
+  /** Slots in `pods` of the pending pods (the bound ones per node: `pods.slotsOnNode`). */
   private readonly pendingPods = new Set<number>();
   /** Per node, its bound pods' slots in (namespace, name) order: built when asked, dropped when they change. */
   private readonly slotsInNameOrder = new Map<string, number[]>();
@@ -53,7 +51,6 @@ export class InventorySnapshot {
     this.budgets.load(budgets, evictedOwned);
     this.nodes.clear();
     this.pods.clear();
-    this.slotsByNode.clear();
     this.slotsInNameOrder.clear();
     this.packedBound.clear();
     this.pendingPods.clear();
@@ -209,8 +206,7 @@ export class InventorySnapshot {
 
   /** Slots of the active pods bound to a node, first bound first (a new array; valid until the next change). */
   boundSlots(nodeName: string): number[] {
-    const node = this.pods.findNodeId(nodeName);
-    return node === undefined ? [] : this.slotsByNode.slots(node);
+    return this.pods.slotsOnNode(nodeName);
   }
 
   /**
@@ -282,7 +278,6 @@ export class InventorySnapshot {
       this.pendingPods.add(slot);
       return;
     }
-    this.slotsByNode.add(this.pods.nodeId(slot), slot);
     this.slotsInNameOrder.delete(pod.nodeName);
     this.packedBound.delete(pod.nodeName);
     const node = this.nodes.get(pod.nodeName);
@@ -297,18 +292,15 @@ export class InventorySnapshot {
     if (slot === undefined) return false;
     const nodeName = this.pods.nodeName(slot);
     const requests = this.pods.requestsOf(slot);
-    const wasBound = this.slotsByNode.remove(slot) !== -1;
     this.pods.remove(slot);
     this.pendingPods.delete(slot);
     if (nodeName !== null) {
-      if (wasBound) {
-        this.slotsInNameOrder.delete(nodeName);
-        this.packedBound.delete(nodeName);
-        const node = this.nodes.get(nodeName);
-        if (node) {
-          addInto(node.scheduling.requested, requests, -1);
-          this.resourceChanges.add(nodeName);
-        }
+      this.slotsInNameOrder.delete(nodeName);
+      this.packedBound.delete(nodeName);
+      const node = this.nodes.get(nodeName);
+      if (node) {
+        addInto(node.scheduling.requested, requests, -1);
+        this.resourceChanges.add(nodeName);
       }
     }
     return true;

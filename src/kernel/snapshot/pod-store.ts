@@ -1,6 +1,7 @@
 import type { StoredPod } from '../model/stored-objects';
 import { flatString } from './flat-json';
 import { PodKeys } from './pod-keys';
+import { SlotLists } from './slot-lists';
 
 /**
  * A bound pod as the NoExecute rule and the taint-impact answers read it: `boundAt` is the pod's
@@ -95,6 +96,8 @@ export class PodStore implements PodColumns {
   private readonly oddVersions = new Map<number, string>();
   private readonly free: number[] = [];
   private used = 0;
+  /** The bound pods' slots per node id (`nodes`), first bound first. */
+  private readonly slotsByNode = new SlotLists();
 
   private readonly namespaces = new Names();
   private readonly nodes = new Names();
@@ -117,6 +120,7 @@ export class PodStore implements PodColumns {
     this.free.length = 0;
     this.top = 0;
     this.oddVersions.clear();
+    this.slotsByNode.clear();
     this.used = 0;
     this.capacity = 0;
     this.grow(0);
@@ -158,6 +162,7 @@ export class PodStore implements PodColumns {
     this.requests[slot] = this.values.id(pod.requests);
     this.labels[slot] = this.values.id(pod.labels);
     this.keys.set(slot, nsId, pod.name, pod.uid);
+    if (this.node[slot] >= 0) this.slotsByNode.add(this.node[slot], slot);
     this.used++;
     return slot;
   }
@@ -165,6 +170,7 @@ export class PodStore implements PodColumns {
   remove(slot: number): void {
     if (!this.keys.has(slot)) return;
     this.keys.remove(slot);
+    this.slotsByNode.remove(slot);
     this.oddVersions.delete(slot);
     this.free.push(slot);
     this.used--;
@@ -176,14 +182,10 @@ export class PodStore implements PodColumns {
     return id < 0 ? null : this.nodes.name(id);
   }
 
-  /** The id of the node a stored pod is bound to, -1 when pending (ids are stable for the process's life). */
-  nodeId(slot: number): number {
-    return this.node[slot];
-  }
-
-  /** The id of a node name some stored pod has been bound to, if any. */
-  findNodeId(name: string): number | undefined {
-    return this.nodes.find(name);
+  /** Slots of the stored pods bound to a node, first bound first (a new array). */
+  slotsOnNode(nodeName: string): number[] {
+    const id = this.nodes.find(nodeName);
+    return id === undefined ? [] : this.slotsByNode.slots(id);
   }
 
   /** The pod's requests vector (shared with the pods of equal requests: read only). */

@@ -2,12 +2,11 @@
  * Slots grouped into lists (the snapshot's bound pods per node), each list in insertion order, as
  * intrusive doubly linked lists in typed arrays: a slot is in at most one list. It replaces a
  * `Map<node, Set<slot>>` whose 5,000 sets and their hash tables (150,000 entries) every full
- * collection traced (issue 16 (2)); here there are six typed arrays, whatever the counts.
+ * collection traced (issue 16 (2)); here there are five typed arrays, whatever the counts.
  */
 export class SlotLists {
   private head = new Int32Array(0);
   private tail = new Int32Array(0);
-  private length = new Int32Array(0);
   private next = new Int32Array(0);
   private prev = new Int32Array(0);
   /** The list a slot is in, -1 for none. */
@@ -17,7 +16,6 @@ export class SlotLists {
   clear(): void {
     this.head.fill(-1);
     this.tail.fill(-1);
-    this.length.fill(0);
     this.listOf.fill(-1);
   }
 
@@ -32,7 +30,6 @@ export class SlotLists {
     if (last === -1) this.head[list] = slot;
     else this.next[last] = slot;
     this.tail[list] = slot;
-    this.length[list]++;
     this.listOf[slot] = list;
   }
 
@@ -47,14 +44,8 @@ export class SlotLists {
     else this.next[before] = after;
     if (after === -1) this.tail[list] = before;
     else this.prev[after] = before;
-    this.length[list]--;
     this.listOf[slot] = -1;
     return list;
-  }
-
-  /** The number of slots in the list. */
-  count(list: number): number {
-    return list < this.length.length ? this.length[list] : 0;
   }
 
   /** The list's slots, first added first (a new array). */
@@ -70,7 +61,6 @@ export class SlotLists {
     const size = Math.max(64, list + 1, this.head.length * 2);
     this.head = grown(this.head, size, -1);
     this.tail = grown(this.tail, size, -1);
-    this.length = grown(this.length, size, 0);
   }
 
   private ensureSlot(slot: number): void {
